@@ -1,0 +1,33 @@
+package dev.bigfleet.proxmox.backend.fake;
+
+import dev.bigfleet.proxmox.api.Offerings;
+import java.util.Map;
+import java.util.Optional;
+
+/** Decides which injected fault, if any, applies to a call; with fault mode off, none ever does. */
+final class FaultInjector {
+    static final String CREATE_FAULT_VALUE = "error";
+
+    private final boolean enabled;
+
+    FaultInjector(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    boolean enabled() {
+        return enabled;
+    }
+
+    Optional<Fault> forCluster(String clusterId) {
+        return enabled && clusterId != null ? Fault.selectedBy(clusterId) : Optional.empty();
+    }
+
+    boolean is(Fault fault, String clusterId) {
+        return forCluster(clusterId).filter(fault::equals).isPresent();
+    }
+
+    /** Whether a Create with these (offering) labels must fail. */
+    boolean failsCreate(Map<String, String> labels) {
+        return enabled && CREATE_FAULT_VALUE.equals(labels.get(Offerings.CREATE_FAULT_LABEL));
+    }
+}
