@@ -1,0 +1,168 @@
+package dev.bigfleet.proxmox.server;
+
+import dev.bigfleet.proxmox.api.GoDuration;
+import dev.bigfleet.proxmox.server.config.ProviderConfig;
+import dev.bigfleet.proxmox.server.engine.InventorySeeder;
+import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.server.engine.Reconciler;
+import dev.bigfleet.proxmox.server.http.HttpServer;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.Timeout;
+import dev.failsafe.TimeoutExceededException;
+import io.grpc.Server;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts and stops the wired provider in order: probes first (answering "not ready"), then the
+ * inventory seed, gRPC, the reconcile loop, and only then ready. Stopping reverses it, keeping the
+ * probes up until gRPC has drained.
+ */
+public final class ProviderRuntime {
+    private static final Logger log = LoggerFactory.getLogger(ProviderRuntime.class);
+    static final Duration SEED_TIMEOUT = Duration.ofSeconds(30);
+
+    private final ProviderConfig config;
+    private final LifecycleEngine engine;
+    private final InventorySeeder seeder;
+    private final Reconciler reconciler;
+    private final ProxmoxBackend backend;
+    private final Server grpc;
+    private final Optional<HttpServer> http;
+    private final ServingState serving;
+    private final ExecutorService transitionWorkers;
+    private final ScheduledExecutorService reconcileTimer =
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "reconcile");
+                t.setDaemon(true);
+                return t;
+            });
+
+    @Inject
+    public ProviderRuntime(ProviderConfig config, LifecycleEngine engine, InventorySeeder seeder,
+            Reconciler reconciler, ProxmoxBackend backend, Server grpc, Optional<HttpServer> http,
+            ServingState serving, @Named("transitions") ExecutorService transitionWorkers) {
+        this.config = config;
+        this.engine = engine;
+        this.seeder = seeder;
+        this.reconciler = reconciler;
+        this.backend = backend;
+        this.grpc = grpc;
+        this.http = http;
+        this.serving = serving;
+        this.transitionWorkers = transitionWorkers;
+    }
+
+    public void start() throws StartupException {
+        if (http.isPresent()) {
+            try {
+                http.get().start();
+            } catch (Exception e) {
+                throw new StartupException("--metrics-addr " + config.httpAddress().get() + ": cannot serve HTTP: "
+                        + rootMessage(e), e);
+            }
+        }
+        seed();
+        try {
+            grpc.start();
+        } catch (IOException e) {
+            throw new StartupException("--addr " + config.grpcAddress() + ": cannot listen: " + rootMessage(e), e);
+        }
+        if (!(backend instanceof ReadinessGate)) {
+            log.warn("backend \"{}\" has no node readiness check: a machine is reported CONFIGURED as soon as"
+                    + " its bootstrap hook succeeds", config.backendName());
+        }
+        long interval = config.reconcileInterval().toMillis();
+        if (interval > 0) {
+            reconcileTimer.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        }
+        serving.markReady();
+        log.info("serving CapacityProvider addr={} provider={} proxmox_backend={} security={} offerings={} zones={}"
+                        + " machines={} metrics_addr={} reconcile_interval={}",
+                grpcPort() < 0 ? config.grpcAddress() : config.grpcAddress().host() + ":" + grpcPort(),
+                config.providerLabel(), config.backendName(), config.security(), config.offerings().size(),
+                String.join(",", new TreeSet<>(config.offerings().stream().map(o -> o.zone()).toList())),
+                engine.size(), http.map(h -> config.httpAddress().get().host() + ":" + h.port()).orElse("off"),
+                GoDuration.format(config.reconcileInterval()));
+    }
+
+    /** The seed, and also the startup reconcile: a fresh inventory from offerings and the substrate. */
+    private void seed() throws StartupException {
+        try {
+            var vms = Failsafe.with(Timeout.builder(SEED_TIMEOUT).withInterrupt().build())
+                    .get(backend::describeManaged);
+            engine.addMachines(seeder.inventory(vms));
+        } catch (TimeoutExceededException e) {
+            throw new StartupException("initial inventory read from the backend took longer than "
+                    + GoDuration.format(SEED_TIMEOUT), e);
+        } catch (FailsafeException e) {
+            throw new StartupException("initial inventory read from the backend failed: " + rootMessage(e), e);
+        }
+    }
+
+    private void reconcileQuietly() {
+        try {
+            reconciler.runOnce();
+        } catch (Throwable e) {
+            log.warn("reconcile failed: {}", rootMessage(e));
+        }
+    }
+
+    public int grpcPort() {
+        return grpc.getPort();
+    }
+
+    public Optional<Integer> httpPort() {
+        return http.map(HttpServer::port);
+    }
+
+    /** Graceful stop: not ready, drain gRPC within the grace, then HTTP, workers and backend. */
+    public void stop() {
+        log.info("shutting down");
+        serving.markNotReady();
+        reconcileTimer.shutdownNow();
+        grpc.shutdown();
+        try {
+            if (!grpc.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("in-flight RPCs did not finish within {}; cancelling them",
+                        GoDuration.format(config.shutdownGrace()));
+                grpc.shutdownNow();
+                grpc.awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            grpc.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        transitionWorkers.shutdownNow();
+        if (http.isPresent()) {
+            try {
+                http.get().stop();
+            } catch (Exception e) {
+                log.warn("stopping the HTTP server failed: {}", rootMessage(e));
+            }
+        }
+        backend.close();
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return m.replace('\n', ' ');
+    }
+}

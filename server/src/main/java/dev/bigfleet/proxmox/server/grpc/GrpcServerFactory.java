@@ -1,0 +1,66 @@
+package dev.bigfleet.proxmox.server.grpc;
+
+import dev.bigfleet.proxmox.server.config.ConfigException;
+import dev.bigfleet.proxmox.server.config.GrpcTls;
+import dev.bigfleet.proxmox.server.config.ProviderConfig;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+
+/** Builds the gRPC server: the provider service behind its interceptors, health, reflection and TLS. */
+public final class GrpcServerFactory {
+    private GrpcServerFactory() {}
+
+    @SuppressWarnings("deprecation") // the v1alpha reflection service is kept for older grpcurl builds
+    public static Server build(ProviderConfig config, CapacityProviderService service, HealthStatusManager health,
+            LoggingInterceptor logging, RecoveryInterceptor recovery) throws ConfigException {
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(config.grpcAddress().toSocketAddress())
+                // logging is outermost, so it also records the INTERNAL that recovery produces
+                .addService(ServerInterceptors.intercept(service, recovery, logging))
+                .addService(health.getHealthService())
+                .keepAliveTime(2, TimeUnit.HOURS)
+                .keepAliveTimeout(20, TimeUnit.SECONDS)
+                .maxConnectionIdle(15, TimeUnit.MINUTES)
+                .permitKeepAliveTime(30, TimeUnit.SECONDS)
+                .permitKeepAliveWithoutCalls(true);
+        if (config.reflection()) {
+            builder.addService(ProtoReflectionServiceV1.newInstance());
+            builder.addService(ProtoReflectionService.newInstance());
+        }
+        if (config.tls().isPresent()) {
+            builder.sslContext(sslContext(config.tls().get()));
+        }
+        return builder.build();
+    }
+
+    private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContext sslContext(GrpcTls tls) throws ConfigException {
+        try {
+            SslContextBuilder ssl = GrpcSslContexts.configure(
+                    SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile()))
+                    .protocols("TLSv1.3");
+            if (tls.clientCa().isPresent()) {
+                ssl.trustManager(tls.clientCa().get().toFile()).clientAuth(ClientAuth.REQUIRE);
+            }
+            return ssl.build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new ConfigException("--tls-cert/--tls-key/--tls-ca: cannot load the TLS material: " + oneLine(e));
+        }
+    }
+
+    private static String oneLine(Exception e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return m.replace('\n', ' ');
+    }
+}
