@@ -1,0 +1,95 @@
+package dev.bigfleet.proxmox.server.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
+import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
+import dev.bigfleet.proxmox.server.ProviderMain;
+import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.server.config.ConfigException;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The gRPC listener with --tls-cert/--tls-key (TLS 1.3) and --tls-ca (required, verified client certificates). */
+class GrpcTlsTest {
+    @TempDir
+    static Path dir;
+    static TestCertificates certs;
+
+    @BeforeAll
+    static void makeCertificates() throws Exception {
+        certs = TestCertificates.create(dir);
+    }
+
+    private static RunningProvider start(String... tls) throws Exception {
+        String[] base = {"--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "", "--seed-count", "2",
+                "--fake-latency", "0s"};
+        String[] args = new String[base.length + tls.length];
+        System.arraycopy(base, 0, args, 0, base.length);
+        System.arraycopy(tls, 0, args, base.length, tls.length);
+        return ProviderMain.start(args);
+    }
+
+    private static int listOver(int port, SslContextBuilder client) throws Exception {
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port)
+                .sslContext(client.build())
+                .build();
+        try {
+            return CapacityProviderGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .list(ListFilter.getDefaultInstance()).getMachinesCount();
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    private static SslContextBuilder trustingOurCa() {
+        return GrpcSslContexts.forClient().trustManager(certs.caCert.toFile());
+    }
+
+    @Test
+    void tlsServesClientsThatTrustTheCertificateOverTls13Only() throws Exception {
+        try (RunningProvider provider = start("--tls-cert", certs.serverCert.toString(),
+                "--tls-key", certs.serverKey.toString())) {
+            assertThat(listOver(provider.grpcPort(), trustingOurCa())).isEqualTo(2);
+            assertThatThrownBy(() -> listOver(provider.grpcPort(), trustingOurCa().protocols("TLSv1.2")))
+                    .isInstanceOf(StatusRuntimeException.class);
+            assertThatThrownBy(() -> listOver(provider.grpcPort(),
+                    GrpcSslContexts.forClient().trustManager(certs.otherCaCert.toFile())))
+                    .isInstanceOf(StatusRuntimeException.class);
+        }
+    }
+
+    @Test
+    void mutualTlsRequiresAClientCertificateFromTheConfiguredCa() throws Exception {
+        try (RunningProvider provider = start("--tls-cert", certs.serverCert.toString(),
+                "--tls-key", certs.serverKey.toString(), "--tls-ca", certs.caCert.toString())) {
+            assertThat(listOver(provider.grpcPort(),
+                    trustingOurCa().keyManager(certs.clientCert.toFile(), certs.clientKey.toFile()))).isEqualTo(2);
+            assertThatThrownBy(() -> listOver(provider.grpcPort(), trustingOurCa()))
+                    .isInstanceOf(StatusRuntimeException.class);
+            assertThatThrownBy(() -> listOver(provider.grpcPort(),
+                    trustingOurCa().keyManager(certs.otherClientCert.toFile(), certs.otherClientKey.toFile())))
+                    .isInstanceOf(StatusRuntimeException.class);
+        }
+    }
+
+    @Test
+    void unusableKeyMaterialStopsStartupWithOneLine() throws Exception {
+        Path garbage = dir.resolve("garbage.pem");
+        Files.writeString(garbage, "not a certificate");
+        assertThatThrownBy(() -> start("--tls-cert", garbage.toString(), "--tls-key", certs.serverKey.toString()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("--tls-cert/--tls-key/--tls-ca: cannot load the TLS material")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+}
