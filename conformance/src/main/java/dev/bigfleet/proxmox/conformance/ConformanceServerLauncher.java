@@ -1,0 +1,10 @@
+package dev.bigfleet.proxmox.conformance;
+
+/**
+ * Starts a provider for the suite when no endpoint is named. A provider's own build registers one
+ * in {@code META-INF/services/dev.bigfleet.proxmox.conformance.ConformanceServerLauncher} (test
+ * scope) so {@code mvn verify} runs the suite against the real server on loopback.
+ */
+public interface ConformanceServerLauncher {
+    LaunchedServer start(Profile profile) throws Exception;
+}

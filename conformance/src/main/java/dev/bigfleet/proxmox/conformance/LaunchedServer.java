@@ -1,0 +1,10 @@
+package dev.bigfleet.proxmox.conformance;
+
+/** A provider started for the suite. */
+public interface LaunchedServer extends AutoCloseable {
+    /** The gRPC endpoint, {@code host:port}. */
+    String target();
+
+    @Override
+    void close();
+}
