@@ -7,14 +7,16 @@ import java.util.Objects;
 
 /**
  * What a backend is built from: the provider's identity and offerings, plus the raw settings
- * (flag name without dashes → value) so each backend reads and validates its own.
+ * (flag name without dashes → value) so each backend reads and validates its own, and where to
+ * report the calls it makes.
  */
 public record BackendContext(
         String providerLabel,
         List<String> nodes,
         InstanceTypeCatalog catalog,
         List<Offering> offerings,
-        BackendOptions options) {
+        BackendOptions options,
+        ApiCallRecorder apiCalls) {
 
     public BackendContext {
         Objects.requireNonNull(providerLabel, "providerLabel");
@@ -22,5 +24,11 @@ public record BackendContext(
         Objects.requireNonNull(catalog, "catalog");
         offerings = List.copyOf(offerings);
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(apiCalls, "apiCalls");
+    }
+
+    public BackendContext(String providerLabel, List<String> nodes, InstanceTypeCatalog catalog,
+            List<Offering> offerings, BackendOptions options) {
+        this(providerLabel, nodes, catalog, offerings, options, ApiCallRecorder.NONE);
     }
 }

@@ -44,13 +44,22 @@ public final class LifecycleEngine {
     private final TransitionTimeouts timeouts;
     private final ExecutorService workers;
     private final CursorCodec cursors;
+    private final EngineObserver observer;
 
     public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts, ExecutorService workers,
-            CursorCodec cursors) {
+            CursorCodec cursors, EngineObserver observer) {
         this.work = work;
         this.timeouts = timeouts;
         this.workers = workers;
         this.cursors = cursors;
+        this.observer = observer;
+    }
+
+    /** Every change to a machine goes through here: a new revision, and the observer hears of it. */
+    private void publish(MachineEntry entry, Machine next) {
+        Machine before = entry.revision() == 0 ? null : entry.snapshot();
+        index.stamp(entry, next);
+        observer.machineChanged(before, next);
     }
 
     // ---- inventory -------------------------------------------------------------------------
@@ -61,7 +70,7 @@ public final class LifecycleEngine {
         for (Machine m : toAdd) {
             MachineEntry entry = new MachineEntry(m);
             if (machines.putIfAbsent(m.id(), entry) == null) {
-                index.stamp(entry, m);
+                publish(entry, m);
                 added++;
             }
         }
@@ -84,7 +93,7 @@ public final class LifecycleEngine {
             if (next.equals(current)) {
                 return false;
             }
-            index.stamp(entry, next);
+            publish(entry, next);
             return true;
         } finally {
             entry.lock.unlock();
@@ -178,6 +187,7 @@ public final class LifecycleEngine {
         }
         FenceMark mark = entry.marks().get(token.shardId());
         if (mark != null && !token.isNewerThan(mark)) {
+            observer.fenced(request.kind());
             throw fenced(token, request.machineId(), mark);
         }
         entry.marks().put(token.shardId(), token.asMark());
@@ -191,6 +201,7 @@ public final class LifecycleEngine {
         synchronized (unknownFences) {
             FenceMark mark = unknownFences.get(token.shardId(), request.machineId());
             if (mark != null && !token.isNewerThan(mark)) {
+                observer.fenced(request.kind());
                 throw fenced(token, request.machineId(), mark);
             }
             unknownFences.put(token.shardId(), request.machineId(), token.asMark());
@@ -214,7 +225,7 @@ public final class LifecycleEngine {
         }
         Machine accepted = next.build();
         entry.lastOperation(new LastOperation(kind, operationId, request.clusterId()));
-        index.stamp(entry, accepted);
+        publish(entry, accepted);
         start(entry, accepted, operationId, request);
         return new Accepted(operationId, accepted);
     }
@@ -222,6 +233,7 @@ public final class LifecycleEngine {
     private void start(MachineEntry entry, Machine atAccept, String operationId, MutationRequest request) {
         TransitionKind kind = request.kind();
         Duration timeout = timeouts.of(kind);
+        Instant acceptedAt = Instant.now();
         TransitionContext context = new TransitionContext(atAccept.id(), operationId, Instant.now().plus(timeout));
         byte[] blob = request.bootstrapBlob();
         long grace = request.gracePeriodSeconds();
@@ -231,15 +243,25 @@ public final class LifecycleEngine {
                 .whenComplete((postEffect, error) -> {
                     context.cancel();
                     if (error == null) {
-                        complete(entry, kind, operationId, postEffect, null);
+                        complete(entry, kind, operationId, acceptedAt, EngineObserver.Outcome.SUCCESS, postEffect, null);
                     } else {
-                        complete(entry, kind, operationId, null, failureMessage(kind, timeout, error));
+                        EngineObserver.Outcome outcome = isTimeout(error)
+                                ? EngineObserver.Outcome.TIMEOUT : EngineObserver.Outcome.ERROR;
+                        complete(entry, kind, operationId, acceptedAt, outcome, null, failureMessage(kind, timeout, error));
                     }
                 });
     }
 
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private static boolean isTimeout(Throwable error) {
+        return unwrap(error) instanceof TimeoutExceededException;
+    }
+
     private static String failureMessage(TransitionKind kind, Duration timeout, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = unwrap(error);
         if (cause instanceof TimeoutExceededException) {
             return kind.label() + " transition timed out after " + GoDuration.format(timeout);
         }
@@ -251,8 +273,8 @@ public final class LifecycleEngine {
                 + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
-    private void complete(MachineEntry entry, TransitionKind kind, String operationId,
-            UnaryOperator<Machine> postEffect, String failure) {
+    private void complete(MachineEntry entry, TransitionKind kind, String operationId, Instant acceptedAt,
+            EngineObserver.Outcome outcome, UnaryOperator<Machine> postEffect, String failure) {
         entry.lock.lock();
         try {
             Machine current = entry.snapshot();
@@ -263,12 +285,13 @@ public final class LifecycleEngine {
                 return;
             }
             if (failure == null) {
-                index.stamp(entry, postEffect.apply(current));
+                publish(entry, postEffect.apply(current));
             } else {
                 log.warn("transition failed: machine={} kind={} operation={} err={}",
                         current.id(), kind.label(), operationId, failure);
-                index.stamp(entry, current.toBuilder().state(MachineState.FAILED).lastError(failure).build());
+                publish(entry, current.toBuilder().state(MachineState.FAILED).lastError(failure).build());
             }
+            observer.transitionFinished(kind, outcome, Duration.between(acceptedAt, Instant.now()));
         } catch (RuntimeException e) {
             log.error("applying the {} result of machine {} failed", kind.label(), entry.snapshot().id(), e);
         } finally {

@@ -6,6 +6,7 @@ import com.google.inject.Singleton;
 import com.google.inject.name.Named;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
 import dev.bigfleet.proxmox.server.engine.CursorCodec;
+import dev.bigfleet.proxmox.server.engine.EngineObserver;
 import dev.bigfleet.proxmox.server.engine.InventorySeeder;
 import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.server.engine.Reconciler;
@@ -18,6 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** The lifecycle engine, its worker pool, the seeder and the reconciler. */
 public final class EngineModule extends AbstractModule {
+    @Override
+    protected void configure() {
+        bind(EngineObserver.class).toInstance(EngineObserver.NONE);
+    }
+
     @Provides
     @Singleton
     @Named("transitions")
@@ -28,9 +34,9 @@ public final class EngineModule extends AbstractModule {
     @Provides
     @Singleton
     LifecycleEngine engine(ProviderConfig config, ProxmoxBackend backend,
-            @Named("transitions") ExecutorService workers) {
+            @Named("transitions") ExecutorService workers, EngineObserver observer) {
         return new LifecycleEngine(new TransitionWork(backend, config.catalog(), config.providerLabel()),
-                config.timeouts(), workers, CursorCodec.withRandomKey());
+                config.timeouts(), workers, CursorCodec.withRandomKey(), observer);
     }
 
     @Provides

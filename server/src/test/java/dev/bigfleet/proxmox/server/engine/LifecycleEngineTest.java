@@ -38,7 +38,7 @@ class LifecycleEngineTest {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
         Duration t = Duration.ofMillis(300);
         engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
-                new TransitionTimeouts(t, t, t, t), workers, CursorCodec.withRandomKey());
+                new TransitionTimeouts(t, t, t, t), workers, CursorCodec.withRandomKey(), EngineObserver.NONE);
         List<Machine> slots = Offerings.renderSlots("proxmox",
                 List.of(new Offering("pve.small", "z", CapacityType.ON_DEMAND, 20, Map.of("cpu", "1"), Map.of())),
                 catalog, new PriceList(Map.of(), 0.003, 0.0008));
@@ -116,8 +116,8 @@ class LifecycleEngineTest {
                 .isEqualTo(RejectionReason.CONFLICT);
         assertThat(rejection(MutationRequest.create(id, new FenceToken("s", 1, 5))))
                 .isEqualTo(RejectionReason.FENCED);
-        engine.mutate(MutationRequest.create(id, new FenceToken("s", 1, 6)));
-        assertThat(engine.get(id).orElseThrow().state()).isEqualTo(MachineState.CREATING);
+        Accepted ack = engine.mutate(MutationRequest.create(id, new FenceToken("s", 1, 6)));
+        assertThat(ack.machine().state()).isEqualTo(MachineState.CREATING);
     }
 
     @Test
