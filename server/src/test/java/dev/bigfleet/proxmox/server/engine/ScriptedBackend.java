@@ -31,6 +31,7 @@ final class ScriptedBackend implements ProxmoxBackend {
     final AtomicInteger bootstraps = new AtomicInteger();
     final CountDownLatch release = new CountDownLatch(1);
     final Map<String, byte[]> blobs = new ConcurrentHashMap<>();
+    final List<ManagedVm> managed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     void script(String machineId, Script script) {
         scripts.put(machineId, script);
@@ -92,7 +93,7 @@ final class ScriptedBackend implements ProxmoxBackend {
 
     @Override
     public List<ManagedVm> describeManaged() {
-        return new ArrayList<>();
+        return new ArrayList<>(managed);
     }
 
     @Override

@@ -1,0 +1,64 @@
+package dev.bigfleet.proxmox.server.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bigfleet.proxmox.api.CapacityType;
+import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.Offering;
+import dev.bigfleet.proxmox.api.PriceList;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ReconcilerTest {
+    private final ScriptedBackend backend = new ScriptedBackend();
+    private final ExecutorService workers = Executors.newCachedThreadPool();
+    private final InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
+    private final InventorySeeder seeder = new InventorySeeder("proxmox",
+            List.of(new Offering("pve.small", "n1", CapacityType.ON_DEMAND, 2, Map.of("cpu", "1"), Map.of())),
+            catalog, new PriceList(Map.of(), 0.003, 0.0008));
+    private final LifecycleEngine engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
+            TransitionTimeouts.defaults(), workers, CursorCodec.withRandomKey(), EngineObserver.NONE);
+    private final Reconciler reconciler = new Reconciler(engine, backend, seeder);
+
+    @AfterEach
+    void stop() {
+        workers.shutdownNow();
+    }
+
+    @Test
+    void seedingMakesSlotsThatOwnAVmIdleWithItsHost() {
+        backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/001"), "n2", 123, false));
+        engine.addMachines(seeder.inventory(backend.describeManaged()));
+        assertThat(engine.get("proxmox/OnDemand/pve.small/n1/000").orElseThrow().state()).isEqualTo(MachineState.SPECULATIVE);
+        Machine owned = engine.get("proxmox/OnDemand/pve.small/n1/001").orElseThrow();
+        assertThat(owned.state()).isEqualTo(MachineState.IDLE);
+        assertThat(owned.host().ref()).isEqualTo("n2/123");
+        assertThat(owned.zone()).isEqualTo("n1");
+    }
+
+    @Test
+    void aTaggedVmWithoutASlotIsAddedOnceAndAQuietPassBumpsNoRevision() throws Exception {
+        engine.addMachines(seeder.inventory(List.of()));
+        backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/007"), "n1", 140, true));
+        assertThat(reconciler.runOnce().added()).isEqualTo(1);
+        Machine adopted = engine.get("proxmox/OnDemand/pve.small/n1/007").orElseThrow();
+        assertThat(adopted.state()).isEqualTo(MachineState.IDLE);
+        assertThat(adopted.instanceType()).isEqualTo("pve.small");
+        assertThat(adopted.host().ref()).isEqualTo("n1/140");
+        assertThat(adopted.allocatable()).containsEntry("memory", "4Gi");
+
+        long revision = engine.revision();
+        Reconciler.Pass quiet = reconciler.runOnce();
+        assertThat(quiet).isEqualTo(new Reconciler.Pass(0, 0));
+        assertThat(engine.revision()).isEqualTo(revision);
+    }
+}
