@@ -13,6 +13,11 @@ import dev.bigfleet.proxmox.server.wiring.ConfigModule;
 import dev.bigfleet.proxmox.server.wiring.EngineModule;
 import dev.bigfleet.proxmox.server.wiring.GrpcModule;
 import dev.bigfleet.proxmox.server.wiring.HttpModule;
+import dev.bigfleet.proxmox.server.wiring.StoreModule;
+import dev.bigfleet.proxmox.server.engine.InMemoryStateStore;
+import dev.bigfleet.proxmox.server.engine.StateStore;
+import dev.bigfleet.proxmox.server.engine.StoreException;
+import dev.bigfleet.proxmox.server.store.SqliteStateStore;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import java.io.PrintWriter;
 import java.util.concurrent.CountDownLatch;
@@ -87,9 +92,18 @@ public final class ProviderMain {
         }
         ProviderConfig config = ConfigLoader.load(flags);
         ProxmoxBackend backend = BackendLauncher.create(config);
+        StateStore store;
+        try {
+            store = config.statePath().isPresent()
+                    ? SqliteStateStore.open(config.statePath().get())
+                    : new InMemoryStateStore();
+        } catch (StoreException e) {
+            backend.close();
+            throw new StartupException(e.getMessage(), e);
+        }
         try {
             Injector injector = Guice.createInjector(new ConfigModule(config), new BackendModule(backend),
-                    new EngineModule(), new GrpcModule(), new HttpModule());
+                    new StoreModule(store), new EngineModule(), new GrpcModule(), new HttpModule());
             ProviderRuntime runtime = injector.getInstance(ProviderRuntime.class);
             try {
                 runtime.start();
@@ -99,6 +113,7 @@ public final class ProviderMain {
             }
             return new RunningProvider(runtime);
         } catch (ProvisionException e) {
+            store.close();
             backend.close();
             Throwable cause = e.getCause();
             if (cause instanceof ConfigException) {
@@ -106,6 +121,7 @@ public final class ProviderMain {
             }
             throw e;
         } catch (StartupException | RuntimeException e) {
+            store.close();
             backend.close();
             throw e;
         }

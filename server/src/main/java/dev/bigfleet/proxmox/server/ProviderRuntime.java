@@ -4,7 +4,18 @@ import dev.bigfleet.proxmox.api.GoDuration;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
 import dev.bigfleet.proxmox.server.engine.InventorySeeder;
 import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.server.engine.Reconciler;
+import dev.bigfleet.proxmox.server.engine.StateStore;
+import dev.bigfleet.proxmox.server.engine.StoreException;
+import dev.bigfleet.proxmox.server.engine.StoreFailure;
+import dev.bigfleet.proxmox.server.engine.StoredState;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import dev.bigfleet.proxmox.server.http.HttpServer;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
@@ -44,6 +55,7 @@ public final class ProviderRuntime {
     private final Optional<HttpServer> http;
     private final ServingState serving;
     private final ExecutorService transitionWorkers;
+    private final StateStore store;
     private final ScheduledExecutorService reconcileTimer =
             Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "reconcile");
@@ -54,7 +66,7 @@ public final class ProviderRuntime {
     @Inject
     public ProviderRuntime(ProviderConfig config, LifecycleEngine engine, InventorySeeder seeder,
             Reconciler reconciler, ProxmoxBackend backend, Server grpc, Optional<HttpServer> http,
-            ServingState serving, @Named("transitions") ExecutorService transitionWorkers) {
+            ServingState serving, @Named("transitions") ExecutorService transitionWorkers, StateStore store) {
         this.config = config;
         this.engine = engine;
         this.seeder = seeder;
@@ -64,6 +76,7 @@ public final class ProviderRuntime {
         this.http = http;
         this.serving = serving;
         this.transitionWorkers = transitionWorkers;
+        this.store = store;
     }
 
     public void start() throws StartupException {
@@ -75,7 +88,7 @@ public final class ProviderRuntime {
                         + rootMessage(e), e);
             }
         }
-        seed();
+        loadInventory();
         try {
             grpc.start();
         } catch (IOException e) {
@@ -91,20 +104,51 @@ public final class ProviderRuntime {
         }
         serving.markReady();
         log.info("serving CapacityProvider addr={} provider={} proxmox_backend={} security={} offerings={} zones={}"
-                        + " machines={} metrics_addr={} reconcile_interval={}",
+                        + " machines={} state={} metrics_addr={} reconcile_interval={}",
                 grpcPort() < 0 ? config.grpcAddress() : config.grpcAddress().host() + ":" + grpcPort(),
                 config.providerLabel(), config.backendName(), config.security(), config.offerings().size(),
                 String.join(",", new TreeSet<>(config.offerings().stream().map(o -> o.zone()).toList())),
-                engine.size(), http.map(h -> config.httpAddress().get().host() + ":" + h.port()).orElse("off"),
+                engine.size(), config.statePath().map(Path::toString).orElse("memory"), http.map(h -> config.httpAddress().get().host() + ":" + h.port()).orElse("off"),
                 GoDuration.format(config.reconcileInterval()));
     }
 
-    /** The seed, and also the startup reconcile: a fresh inventory from offerings and the substrate. */
-    private void seed() throws StartupException {
+    /**
+     * Builds the inventory before serving. A fresh store is seeded from the offerings and the
+     * substrate; a stored one is reloaded as it was, interrupted transitions are failed, offerings
+     * added since are rendered, Speculative slots no offering backs are retired, and one reconcile
+     * pass runs.
+     */
+    private void loadInventory() throws StartupException {
         try {
-            var vms = Failsafe.with(Timeout.builder(SEED_TIMEOUT).withInterrupt().build())
+            Optional<StoredState> stored = store.load();
+            if (stored.isEmpty()) {
+                engine.addMachines(seeder.inventory(describeForSeed()));
+                return;
+            }
+            engine.restore(stored.get());
+            int interrupted = engine.failInterruptedTransitions();
+            List<Machine> slots = seeder.slots();
+            int added = engine.addMachines(slots);
+            Set<String> backed = new HashSet<>();
+            slots.forEach(slot -> backed.add(slot.id()));
+            int retired = 0;
+            for (Machine m : engine.snapshot()) {
+                if (m.state() == MachineState.SPECULATIVE && !backed.contains(m.id()) && engine.retire(m.id())) {
+                    retired++;
+                }
+            }
+            log.info("state reloaded: machines={} interrupted_transitions_failed={} new_slots={} retired_slots={}",
+                    engine.size(), interrupted, added, retired);
+            reconcileQuietly();
+        } catch (StoreException | StoreFailure e) {
+            throw new StartupException(e.getMessage(), e);
+        }
+    }
+
+    private List<ManagedVm> describeForSeed() throws StartupException {
+        try {
+            return Failsafe.with(Timeout.<List<ManagedVm>>builder(SEED_TIMEOUT).withInterrupt().build())
                     .get(backend::describeManaged);
-            engine.addMachines(seeder.inventory(vms));
         } catch (TimeoutExceededException e) {
             throw new StartupException("initial inventory read from the backend took longer than "
                     + GoDuration.format(SEED_TIMEOUT), e);
@@ -147,6 +191,7 @@ public final class ProviderRuntime {
             Thread.currentThread().interrupt();
         }
         transitionWorkers.shutdownNow();
+        store.close();
         if (http.isPresent()) {
             try {
                 http.get().stop();

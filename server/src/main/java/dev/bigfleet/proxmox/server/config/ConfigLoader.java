@@ -63,10 +63,7 @@ public final class ConfigLoader {
             throw new ConfigException((f.offerings.isBlank() ? "" : "--offerings " + f.offerings + ": ") + e.getMessage());
         }
 
-        if (!f.state.isBlank()) {
-            throw new ConfigException("--state: durable state is not available in this version; omit --state"
-                    + " (state is kept in memory and lost on restart)");
-        }
+        Optional<Path> statePath = f.state.isBlank() ? Optional.empty() : Optional.of(Path.of(f.state.trim()));
         Optional<GrpcTls> tls = grpcTls(f);
         ListenAddress grpc = ListenAddress.parse("--addr", f.addr);
         Optional<ListenAddress> http = f.metricsAddr.isBlank()
@@ -74,7 +71,7 @@ public final class ConfigLoader {
                 : Optional.of(ListenAddress.parse("--metrics-addr", f.metricsAddr));
         return new ProviderConfig(grpc, http, provider, backendName, factory, options, nodes, catalog,
                 List.copyOf(offerings), prices, timeouts, reconcile.isNegative() ? Duration.ZERO : reconcile,
-                shutdownGrace, f.reflection, tls);
+                shutdownGrace, f.reflection, tls, statePath);
     }
 
     private static PriceList prices(ProviderFlags f) throws ConfigException {

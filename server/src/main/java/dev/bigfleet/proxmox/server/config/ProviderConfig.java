@@ -6,6 +6,7 @@ import dev.bigfleet.proxmox.api.PriceList;
 import dev.bigfleet.proxmox.server.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +27,8 @@ public record ProviderConfig(
         Duration reconcileInterval,
         Duration shutdownGrace,
         boolean reflection,
-        Optional<GrpcTls> tls) {
+        Optional<GrpcTls> tls,
+        Optional<Path> statePath) {
 
     /** How the gRPC listener is secured, for the startup log line. */
     public String security() {

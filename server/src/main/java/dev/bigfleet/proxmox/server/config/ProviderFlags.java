@@ -84,7 +84,7 @@ public final class ProviderFlags {
     @Option(names = "--reconcile-interval", paramLabel = "DURATION", description = "Background reconcile period; 0 = off (default 2m).")
     String reconcileInterval = "2m";
 
-    @Option(names = "--state", paramLabel = "PATH", description = "Durable state file (not available yet: state is in memory).")
+    @Option(names = "--state", paramLabel = "PATH", description = "SQLite state database; empty keeps state in memory (lost on restart).")
     String state = "";
 
     @Option(names = "--metrics-addr", paramLabel = "HOST:PORT", description = "HTTP address for /healthz, /readyz; empty disables (default :9090).")

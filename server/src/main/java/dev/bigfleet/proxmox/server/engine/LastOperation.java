@@ -3,4 +3,4 @@ package dev.bigfleet.proxmox.server.engine;
 import dev.bigfleet.proxmox.api.TransitionKind;
 
 /** The most recent operation accepted on a machine: what an idempotent retry is matched against. */
-record LastOperation(TransitionKind kind, String operationId, String clusterId) {}
+public record LastOperation(TransitionKind kind, String operationId, String clusterId) {}

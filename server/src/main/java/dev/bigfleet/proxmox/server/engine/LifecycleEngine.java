@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -38,7 +39,8 @@ public final class LifecycleEngine {
 
     private final Map<String, MachineEntry> machines = new ConcurrentHashMap<>();
     private final UnknownMachineFences unknownFences = new UnknownMachineFences(UNKNOWN_FENCE_CAPACITY);
-    private final RevisionIndex index = new RevisionIndex(0);
+    private final RevisionIndex index;
+    private final StateStore store;
     private final AtomicLong lastOperationNumber = new AtomicLong();
     private final TransitionWork work;
     private final TransitionTimeouts timeouts;
@@ -47,41 +49,133 @@ public final class LifecycleEngine {
     private final EngineObserver observer;
 
     public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts, ExecutorService workers,
-            CursorCodec cursors, EngineObserver observer) {
+            StateStore store, EngineObserver observer) {
         this.work = work;
         this.timeouts = timeouts;
         this.workers = workers;
-        this.cursors = cursors;
+        this.store = store;
+        this.index = new RevisionIndex(store);
+        this.cursors = new CursorCodec(store.cursorKey());
         this.observer = observer;
     }
 
-    /** Every change to a machine goes through here: a new revision, and the observer hears of it. */
-    private void publish(MachineEntry entry, Machine next) {
+    /**
+     * Every change to a machine goes through here: a new revision, one store write (with any fence
+     * marks that advanced), and the observer hears of it once it is durable and visible.
+     */
+    private void commit(MachineEntry entry, Machine next, List<MarkWrite> marks) throws StoreFailure {
+        await(queue(entry, next, marks));
+    }
+
+    private CompletableFuture<Void> queue(MachineEntry entry, Machine next, List<MarkWrite> marks) {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
-        index.stamp(entry, next);
-        observer.machineChanged(before, next);
+        LastOperation last = entry.lastOperation();
+        return index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null, revision,
+                lastOperationNumber.get(), null))
+                .thenRun(() -> observer.machineChanged(before, next));
+    }
+
+    private static void await(CompletableFuture<Void> durable) throws StoreFailure {
+        try {
+            durable.join();
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new StoreFailure("state store write failed: " + cause.getMessage(), cause);
+        }
+    }
+
+    // ---- restart -------------------------------------------------------------------------------
+
+    /** Loads what a durable store held; machines keep their revisions, marks and last operations. */
+    public void restore(StoredState state) {
+        for (StoredMachine stored : state.machines()) {
+            MachineEntry entry = new MachineEntry(stored.machine());
+            entry.lastOperation(stored.lastOperation());
+            entry.marks().putAll(stored.marks());
+            machines.put(stored.machine().id(), entry);
+            index.restore(entry, stored.machine(), stored.revision());
+            observer.machineChanged(null, stored.machine());
+        }
+        index.resumeAfter(state.revision());
+        lastOperationNumber.set(state.lastOperationNumber());
+    }
+
+    /**
+     * After a restart nothing is running: every machine left in a transitional state becomes
+     * FAILED, saying which transition was interrupted.
+     *
+     * @return how many machines were failed
+     */
+    public int failInterruptedTransitions() throws StoreFailure {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (MachineEntry entry : machines.values()) {
+            Machine m = entry.snapshot();
+            if (m.state().isTransitional()) {
+                TransitionKind kind = TransitionKind.forTransitional(m.state());
+                LastOperation last = entry.lastOperation();
+                String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
+                        + " was interrupted by a provider restart";
+                writes.add(queue(entry, m.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of()));
+            }
+        }
+        for (CompletableFuture<Void> w : writes) {
+            await(w);
+        }
+        return writes.size();
+    }
+
+    /** Removes a Speculative machine that no offering backs any more. */
+    public boolean retire(String id) throws StoreFailure {
+        MachineEntry entry = machines.get(id);
+        if (entry == null) {
+            return false;
+        }
+        entry.lock.lock();
+        try {
+            if (entry.snapshot().state() != MachineState.SPECULATIVE) {
+                return false;
+            }
+            await(store.write(StoreWrite.deletion(id, () -> index.remove(entry))));
+            machines.remove(id, entry);
+            observer.machineChanged(entry.snapshot(), null);
+            return true;
+        } finally {
+            entry.lock.unlock();
+        }
+    }
+
+    /** Ids of every machine, for reconciling offerings at startup. */
+    public List<Machine> snapshot() {
+        List<Machine> all = new ArrayList<>(machines.size());
+        for (MachineEntry entry : machines.values()) {
+            all.add(entry.snapshot());
+        }
+        return all;
     }
 
     // ---- inventory -------------------------------------------------------------------------
 
     /** Adds machines the engine does not know yet (seeding, reconcile); known ids are skipped. */
-    public int addMachines(Collection<Machine> toAdd) {
-        int added = 0;
+    public int addMachines(Collection<Machine> toAdd) throws StoreFailure {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (Machine m : toAdd) {
             MachineEntry entry = new MachineEntry(m);
             if (machines.putIfAbsent(m.id(), entry) == null) {
-                publish(entry, m);
-                added++;
+                // queued together so a large seed is group-committed, not one fsync per machine
+                writes.add(queue(entry, m, List.of()));
             }
         }
-        return added;
+        for (CompletableFuture<Void> w : writes) {
+            await(w);
+        }
+        return writes.size();
     }
 
     /**
      * Replaces substrate facts (price, resources, allocatable, labels) of a known machine, bumping
      * the revision only when something really changed.
      */
-    public boolean refreshFacts(String id, UnaryOperator<Machine> refresh) {
+    public boolean refreshFacts(String id, UnaryOperator<Machine> refresh) throws StoreFailure {
         MachineEntry entry = machines.get(id);
         if (entry == null) {
             return false;
@@ -93,7 +187,7 @@ public final class LifecycleEngine {
             if (next.equals(current)) {
                 return false;
             }
-            publish(entry, next);
+            commit(entry, next, List.of());
             return true;
         } finally {
             entry.lock.unlock();
@@ -102,7 +196,8 @@ public final class LifecycleEngine {
 
     public Optional<Machine> get(String id) {
         MachineEntry entry = machines.get(id);
-        return entry == null ? Optional.empty() : Optional.of(entry.snapshot());
+        // an entry not yet durable is not yet visible
+        return entry == null || entry.revision() == 0 ? Optional.empty() : Optional.of(entry.snapshot());
     }
 
     public int size() {
@@ -157,12 +252,13 @@ public final class LifecycleEngine {
         }
         entry.lock.lock();
         try {
-            fence(entry, request);
+            List<MarkWrite> marks = fence(entry, request);
             Machine current = entry.snapshot();
             TransitionKind kind = request.kind();
             LastOperation last = entry.lastOperation();
             if (last != null && last.kind() == kind
                     && (current.state() == kind.transitional() || current.state() == kind.target())) {
+                persistMarks(marks);
                 if (kind == TransitionKind.CONFIGURE && !last.clusterId().equals(request.clusterId())) {
                     throw new RejectedException(RejectionReason.CONFLICT, "machine " + current.id()
                             + " is already " + current.state().name().toLowerCase() + " for another cluster");
@@ -170,20 +266,34 @@ public final class LifecycleEngine {
                 return new Accepted(last.operationId(), current);
             }
             if (current.state() != kind.source()) {
+                persistMarks(marks);
                 throw new RejectedException(RejectionReason.CONFLICT, "cannot " + kind.label()
                         + " a machine in state " + current.state() + (current.state() == MachineState.FAILED
                                 ? " (last_error: " + current.lastError() + ")" : ""));
             }
-            return accept(entry, current, request);
+            return accept(entry, current, request, marks);
         } finally {
             entry.lock.unlock();
         }
     }
 
-    private void fence(MachineEntry entry, MutationRequest request) throws RejectedException {
+    /** A mark that advanced must survive a restart even when the call then fails. */
+    private void persistMarks(List<MarkWrite> marks) throws RejectedException {
+        if (marks.isEmpty()) {
+            return;
+        }
+        try {
+            await(store.write(StoreWrite.marksOnly(marks)));
+        } catch (StoreFailure e) {
+            throw new RejectedException(RejectionReason.UNAVAILABLE, e.getMessage());
+        }
+    }
+
+    /** Checks and advances the mark in memory; returns the write that makes the advance durable. */
+    private List<MarkWrite> fence(MachineEntry entry, MutationRequest request) throws RejectedException {
         FenceToken token = request.token();
         if (token.bypassesFencing()) {
-            return;
+            return List.of();
         }
         FenceMark mark = entry.marks().get(token.shardId());
         if (mark != null && !token.isNewerThan(mark)) {
@@ -191,6 +301,7 @@ public final class LifecycleEngine {
             throw fenced(token, request.machineId(), mark);
         }
         entry.marks().put(token.shardId(), token.asMark());
+        return List.of(new MarkWrite(request.machineId(), token.shardId(), token.asMark()));
     }
 
     private void fenceUnknown(MutationRequest request) throws RejectedException {
@@ -215,7 +326,8 @@ public final class LifecycleEngine {
                 + " seq=" + mark.sequence() + ")");
     }
 
-    private Accepted accept(MachineEntry entry, Machine current, MutationRequest request) {
+    private Accepted accept(MachineEntry entry, Machine current, MutationRequest request, List<MarkWrite> marks)
+            throws RejectedException {
         TransitionKind kind = request.kind();
         String operationId = "op-" + lastOperationNumber.incrementAndGet();
         Machine.Builder next = current.toBuilder().state(kind.transitional()).lastError("");
@@ -224,8 +336,15 @@ public final class LifecycleEngine {
             next.cluster(request.clusterId()).shardMetadata(request.shardMetadata());
         }
         Machine accepted = next.build();
+        LastOperation previous = entry.lastOperation();
         entry.lastOperation(new LastOperation(kind, operationId, request.clusterId()));
-        publish(entry, accepted);
+        try {
+            commit(entry, accepted, marks);
+        } catch (StoreFailure e) {
+            entry.lastOperation(previous);
+            throw new RejectedException(RejectionReason.UNAVAILABLE, e.getMessage());
+        }
+        // only a durable accept starts work, so a restart never forgets a running transition
         start(entry, accepted, operationId, request);
         return new Accepted(operationId, accepted);
     }
@@ -285,13 +404,17 @@ public final class LifecycleEngine {
                 return;
             }
             if (failure == null) {
-                publish(entry, postEffect.apply(current));
+                commit(entry, postEffect.apply(current), List.of());
             } else {
                 log.warn("transition failed: machine={} kind={} operation={} err={}",
                         current.id(), kind.label(), operationId, failure);
-                publish(entry, current.toBuilder().state(MachineState.FAILED).lastError(failure).build());
+                commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(failure).build(), List.of());
             }
             observer.transitionFinished(kind, outcome, Duration.between(acceptedAt, Instant.now()));
+        } catch (StoreFailure e) {
+            // the machine stays in its transitional state; a restart turns it FAILED as interrupted
+            log.error("recording the {} result of machine {} failed: {}", kind.label(), entry.snapshot().id(),
+                    e.getMessage());
         } catch (RuntimeException e) {
             log.error("applying the {} result of machine {} failed", kind.label(), entry.snapshot().id(), e);
         } finally {

@@ -32,7 +32,7 @@ public final class Reconciler {
     /** Outcome of one pass. */
     public record Pass(int added, int refreshed) {}
 
-    public Pass runOnce() throws BackendException {
+    public Pass runOnce() throws BackendException, StoreFailure {
         List<Machine> wanted = seeder.inventory(backend.describeManaged());
         Map<String, Machine> slotsById = seeder.slots().stream()
                 .collect(Collectors.toMap(Machine::id, Function.identity()));

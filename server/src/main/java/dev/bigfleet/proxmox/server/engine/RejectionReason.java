@@ -8,5 +8,7 @@ public enum RejectionReason {
     FENCED,
     NOT_FOUND,
     /** The machine is not in a state this call may start from, or a retry conflicts with the operation in place. */
-    CONFLICT
+    CONFLICT,
+    /** The change could not be made durable; nothing was acknowledged. */
+    UNAVAILABLE
 }

@@ -1,40 +1,78 @@
 package dev.bigfleet.proxmox.server.engine;
 
 import dev.bigfleet.proxmox.api.Machine;
-import java.util.Map;
 import java.util.NavigableMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongFunction;
 
 /**
  * Orders machines by the revision of their last change, so a delta since a cursor costs time in
- * proportion to the delta. Every change gets the next revision; the critical section is a few map
- * operations, never backend or store work.
+ * proportion to the delta. A change gets the next revision and is queued to the store in the same
+ * critical section, so writes reach the store in revision order; it becomes visible to readers
+ * only once durable, so no reader ever holds a cursor past what a restart would bring back.
  */
 final class RevisionIndex {
     private final ConcurrentSkipListMap<Long, MachineEntry> byRevision = new ConcurrentSkipListMap<>();
+    private final StateStore store;
     private final Object stampLock = new Object();
     private long next;
-    /** Every revision up to this one is fully in the index; readers never look beyond it. */
+    /** Every revision up to this one is durable and in the index; readers never look beyond it. */
     private volatile long published;
 
-    RevisionIndex(long startAfter) {
-        this.next = startAfter;
-        this.published = startAfter;
+    RevisionIndex(StateStore store) {
+        this.store = store;
     }
 
-    /** Stamps a new snapshot on {@code entry} with a fresh revision and returns that revision. */
-    long stamp(MachineEntry entry, Machine next) {
+    /**
+     * Gives {@code next} a fresh revision and queues its write; the snapshot is published to
+     * readers when the write is durable.
+     */
+    CompletableFuture<Void> stamp(MachineEntry entry, Machine next, LongFunction<StoreWrite> writeFor) {
         synchronized (stampLock) {
             long revision = ++this.next;
-            long previous = entry.revision();
-            if (previous != 0) {
-                byRevision.remove(previous, entry);
-            }
-            entry.publish(next, revision);
-            byRevision.put(revision, entry);
-            published = revision;
-            return revision;
+            StoreWrite write = writeFor.apply(revision);
+            return store.write(new StoreWrite(write.machine(), write.lastOperation(), write.marks(),
+                    write.deletedMachineId(), revision, write.lastOperationNumber(),
+                    () -> publish(entry, next, revision)));
         }
+    }
+
+    /** Runs on the store's writer (or inline for a memory store), in revision order. */
+    private void publish(MachineEntry entry, Machine next, long revision) {
+        long previous = entry.revision();
+        if (previous != 0) {
+            byRevision.remove(previous, entry);
+        }
+        entry.publish(next, revision);
+        byRevision.put(revision, entry);
+        published = revision;
+    }
+
+    /** Puts a machine loaded from the store back at its stored revision. */
+    void restore(MachineEntry entry, Machine machine, long revision) {
+        synchronized (stampLock) {
+            entry.publish(machine, revision);
+            byRevision.put(revision, entry);
+            if (revision > next) {
+                next = revision;
+                published = revision;
+            }
+        }
+    }
+
+    /** Continues numbering after {@code revision} (the stored counter may be ahead of every machine). */
+    void resumeAfter(long revision) {
+        synchronized (stampLock) {
+            if (revision > next) {
+                next = revision;
+                published = revision;
+            }
+        }
+    }
+
+    void remove(MachineEntry entry) {
+        byRevision.remove(entry.revision(), entry);
     }
 
     long current() {
@@ -47,13 +85,5 @@ final class RevisionIndex {
             return new ConcurrentSkipListMap<>();
         }
         return byRevision.subMap(since, false, upTo, true);
-    }
-
-    int size() {
-        return byRevision.size();
-    }
-
-    Iterable<Map.Entry<Long, MachineEntry>> all() {
-        return byRevision.entrySet();
     }
 }

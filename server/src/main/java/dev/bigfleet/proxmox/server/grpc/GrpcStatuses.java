@@ -19,6 +19,9 @@ final class GrpcStatuses {
             case NOT_FOUND:
                 status = Status.NOT_FOUND;
                 break;
+            case UNAVAILABLE:
+                status = Status.UNAVAILABLE;
+                break;
             default:
                 status = Status.ABORTED;
                 break;

@@ -5,11 +5,11 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.name.Named;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
-import dev.bigfleet.proxmox.server.engine.CursorCodec;
 import dev.bigfleet.proxmox.server.engine.EngineObserver;
 import dev.bigfleet.proxmox.server.engine.InventorySeeder;
 import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.server.engine.Reconciler;
+import dev.bigfleet.proxmox.server.engine.StateStore;
 import dev.bigfleet.proxmox.server.engine.TransitionWork;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import java.util.concurrent.ExecutorService;
@@ -34,9 +34,9 @@ public final class EngineModule extends AbstractModule {
     @Provides
     @Singleton
     LifecycleEngine engine(ProviderConfig config, ProxmoxBackend backend,
-            @Named("transitions") ExecutorService workers, EngineObserver observer) {
+            @Named("transitions") ExecutorService workers, StateStore store, EngineObserver observer) {
         return new LifecycleEngine(new TransitionWork(backend, config.catalog(), config.providerLabel()),
-                config.timeouts(), workers, CursorCodec.withRandomKey(), observer);
+                config.timeouts(), workers, store, observer);
     }
 
     @Provides

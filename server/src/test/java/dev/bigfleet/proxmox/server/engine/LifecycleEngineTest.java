@@ -33,12 +33,12 @@ class LifecycleEngineTest {
     private List<String> ids;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws Exception {
         workers = Executors.newCachedThreadPool();
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
         Duration t = Duration.ofMillis(300);
         engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
-                new TransitionTimeouts(t, t, t, t), workers, CursorCodec.withRandomKey(), EngineObserver.NONE);
+                new TransitionTimeouts(t, t, t, t), workers, new InMemoryStateStore(), EngineObserver.NONE);
         List<Machine> slots = Offerings.renderSlots("proxmox",
                 List.of(new Offering("pve.small", "z", CapacityType.ON_DEMAND, 20, Map.of("cpu", "1"), Map.of())),
                 catalog, new PriceList(Map.of(), 0.003, 0.0008));
@@ -283,7 +283,7 @@ class LifecycleEngineTest {
     }
 
     @Test
-    void refreshingUnchangedFactsBumpsNoRevision() {
+    void refreshingUnchangedFactsBumpsNoRevision() throws Exception {
         long before = engine.revision();
         assertThat(engine.refreshFacts(ids.get(0), m -> m.toBuilder().build())).isFalse();
         assertThat(engine.revision()).isEqualTo(before);

@@ -26,7 +26,7 @@ class ReconcilerTest {
             List.of(new Offering("pve.small", "n1", CapacityType.ON_DEMAND, 2, Map.of("cpu", "1"), Map.of())),
             catalog, new PriceList(Map.of(), 0.003, 0.0008));
     private final LifecycleEngine engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
-            TransitionTimeouts.defaults(), workers, CursorCodec.withRandomKey(), EngineObserver.NONE);
+            TransitionTimeouts.defaults(), workers, new InMemoryStateStore(), EngineObserver.NONE);
     private final Reconciler reconciler = new Reconciler(engine, backend, seeder);
 
     @AfterEach
@@ -35,7 +35,7 @@ class ReconcilerTest {
     }
 
     @Test
-    void seedingMakesSlotsThatOwnAVmIdleWithItsHost() {
+    void seedingMakesSlotsThatOwnAVmIdleWithItsHost() throws Exception {
         backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/001"), "n2", 123, false));
         engine.addMachines(seeder.inventory(backend.describeManaged()));
         assertThat(engine.get("proxmox/OnDemand/pve.small/n1/000").orElseThrow().state()).isEqualTo(MachineState.SPECULATIVE);

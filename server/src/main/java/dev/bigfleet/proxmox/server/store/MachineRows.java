@@ -1,0 +1,119 @@
+package dev.bigfleet.proxmox.server.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bigfleet.proxmox.api.CapacityType;
+import dev.bigfleet.proxmox.api.HostRef;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.server.engine.LastOperation;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Maps machines to rows of the {@code machines} table and back. */
+final class MachineRows {
+    static final String COLUMNS = "id, revision, state, host_provider, host_ref, instance_type, zone, capacity_type,"
+            + " price_per_hour, interruption_probability, resources, labels, allocatable, last_error, cluster,"
+            + " shard_metadata, last_op_kind, last_op_id, last_op_cluster";
+    static final String UPSERT = "INSERT OR REPLACE INTO machines (" + COLUMNS + ")"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+    /** Slots share resources, labels and allocatable maps; decoding each text once keeps 100k rows small. */
+    private final Map<String, Map<String, String>> decoded = new HashMap<>();
+
+    static void bind(PreparedStatement st, Machine m, long revision, LastOperation last) throws SQLException {
+        st.setString(1, m.id());
+        st.setLong(2, revision);
+        st.setString(3, m.state().name());
+        st.setString(4, m.host().provider());
+        st.setString(5, m.host().ref());
+        st.setString(6, m.instanceType());
+        st.setString(7, m.zone());
+        st.setString(8, m.capacityType().name());
+        st.setDouble(9, m.pricePerHour());
+        st.setDouble(10, m.interruptionProbability());
+        st.setString(11, json(m.resources()));
+        st.setString(12, json(m.labels()));
+        st.setString(13, json(m.allocatable()));
+        st.setString(14, m.lastError());
+        st.setString(15, m.cluster());
+        st.setString(16, json(m.shardMetadata()));
+        st.setString(17, last == null ? null : last.kind().name());
+        st.setString(18, last == null ? null : last.operationId());
+        st.setString(19, last == null ? null : last.clusterId());
+    }
+
+    Machine machine(ResultSet rs) throws SQLException {
+        String id = rs.getString("id");
+        return Machine.builder(id)
+                .state(enumValue(MachineState.class, rs.getString("state"), id))
+                .host(new HostRef(rs.getString("host_provider"), rs.getString("host_ref")))
+                .instanceType(rs.getString("instance_type"))
+                .zone(rs.getString("zone"))
+                .capacityType(enumValue(CapacityType.class, rs.getString("capacity_type"), id))
+                .pricePerHour(rs.getDouble("price_per_hour"))
+                .interruptionProbability(rs.getDouble("interruption_probability"))
+                .resources(map(rs.getString("resources"), id))
+                .labels(map(rs.getString("labels"), id))
+                .allocatable(map(rs.getString("allocatable"), id))
+                .lastError(rs.getString("last_error"))
+                .cluster(rs.getString("cluster"))
+                .shardMetadata(map(rs.getString("shard_metadata"), id))
+                .build();
+    }
+
+    static LastOperation lastOperation(ResultSet rs) throws SQLException {
+        String kind = rs.getString("last_op_kind");
+        if (kind == null) {
+            return null;
+        }
+        return new LastOperation(enumValue(TransitionKind.class, kind, rs.getString("id")),
+                rs.getString("last_op_id"), rs.getString("last_op_cluster"));
+    }
+
+    private static <E extends Enum<E>> E enumValue(Class<E> type, String name, String id) throws SQLException {
+        try {
+            return Enum.valueOf(type, name);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            // never guess: a value this version does not know means the file is newer or damaged
+            throw new SQLException("machine \"" + id + "\" has an unknown " + type.getSimpleName() + " \"" + name + "\"");
+        }
+    }
+
+    private Map<String, String> map(String text, String id) throws SQLException {
+        if (text == null || text.equals("{}")) {
+            return Map.of();
+        }
+        Map<String, String> cached = decoded.get(text);
+        if (cached != null) {
+            return cached;
+        }
+        try {
+            Map<String, String> value = Map.copyOf(JSON.readValue(text, STRING_MAP));
+            if (decoded.size() < 10_000) {
+                decoded.put(text, value);
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw new SQLException("machine \"" + id + "\" has a damaged map column");
+        }
+    }
+
+    private static String json(Map<String, String> map) {
+        if (map.isEmpty()) {
+            return "{}";
+        }
+        try {
+            return JSON.writeValueAsString(new java.util.TreeMap<>(map));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a string map always serialises", e);
+        }
+    }
+}

@@ -1,0 +1,376 @@
+package dev.bigfleet.proxmox.server.store;
+
+import dev.bigfleet.proxmox.api.FenceMark;
+import dev.bigfleet.proxmox.server.engine.LastOperation;
+import dev.bigfleet.proxmox.server.engine.MarkWrite;
+import dev.bigfleet.proxmox.server.engine.StateStore;
+import dev.bigfleet.proxmox.server.engine.StoreException;
+import dev.bigfleet.proxmox.server.engine.StoreWrite;
+import dev.bigfleet.proxmox.server.engine.StoredMachine;
+import dev.bigfleet.proxmox.server.engine.StoredState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * The durable state: an SQLite database (WAL journal, {@code synchronous=FULL}) with one row per
+ * machine and per fence mark. A single writer thread takes every write queued since its last
+ * commit and commits them as one transaction, so many concurrent changes share one fsync.
+ */
+public final class SqliteStateStore implements StateStore {
+    private static final Logger log = LoggerFactory.getLogger(SqliteStateStore.class);
+    static final int SCHEMA_VERSION = 1;
+    /** "BFPX" in the database header: marks a file as ours. */
+    static final int APPLICATION_ID = 0x42465058;
+    private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final int MAX_BATCH = 4096;
+
+    private final Path path;
+    private final StateFileLock lock;
+    private final Connection db;
+    private final byte[] cursorKey;
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Thread writer;
+    private volatile boolean closed;
+
+    private record Pending(StoreWrite write, CompletableFuture<Void> durable) {}
+
+    private SqliteStateStore(Path path, StateFileLock lock, Connection db, byte[] cursorKey) {
+        this.path = path;
+        this.lock = lock;
+        this.db = db;
+        this.cursorKey = cursorKey;
+        this.writer = new Thread(this::writeLoop, "state-writer");
+        this.writer.setDaemon(true);
+        this.writer.start();
+    }
+
+    /**
+     * Opens (or creates) the state database. A file that is not ours, is damaged or has a newer
+     * schema is refused and left exactly as it was.
+     */
+    public static SqliteStateStore open(Path path) throws StoreException {
+        Path parent = path.toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            throw new StoreException("--state " + path + ": cannot create directory " + parent + ": " + e.getMessage());
+        }
+        StateFileLock lock = StateFileLock.acquire(path);
+        try {
+            boolean existing = Files.exists(path) && Files.size(path) > 0;
+            if (existing) {
+                verifyReadOnly(path);
+            } else if (!Files.exists(path)) {
+                Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+            Connection db = connect(path, false);
+            try (Statement st = db.createStatement()) {
+                st.execute("PRAGMA journal_mode=WAL");
+                st.execute("PRAGMA synchronous=FULL");
+                st.execute("PRAGMA foreign_keys=OFF");
+            }
+            if (!existing) {
+                createSchema(db);
+            }
+            return new SqliteStateStore(path, lock, db, readCursorKey(db, path));
+        } catch (IOException | SQLException e) {
+            lock.close();
+            throw new StoreException("--state " + path + ": cannot open: " + oneLine(e), e);
+        } catch (StoreException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static Connection connect(Path path, boolean readOnly) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setOpenMode(readOnly ? SQLiteOpenMode.READONLY : SQLiteOpenMode.READWRITE);
+        if (readOnly) {
+            config.setReadOnly(true);
+        }
+        return DriverManager.getConnection("jdbc:sqlite:" + path.toAbsolutePath(), config.toProperties());
+    }
+
+    /** Checks an existing file without writing a byte to it. */
+    private static void verifyReadOnly(Path path) throws StoreException, IOException {
+        byte[] header = new byte[SQLITE_HEADER.length];
+        int read;
+        try (InputStream in = Files.newInputStream(path)) {
+            read = in.readNBytes(header, 0, header.length);
+        }
+        if (read < header.length || !Arrays.equals(header, SQLITE_HEADER)) {
+            throw new StoreException("--state " + path + ": not a provider state database (no SQLite header);"
+                    + " refusing to touch it");
+        }
+        try (Connection ro = connect(path, true); Statement st = ro.createStatement()) {
+            int app = intPragma(st, "application_id");
+            if (app != APPLICATION_ID) {
+                throw new StoreException("--state " + path + ": an SQLite database, but not a provider state"
+                        + " database (application_id " + app + "); refusing to touch it");
+            }
+            int version = intPragma(st, "user_version");
+            if (version > SCHEMA_VERSION) {
+                throw new StoreException("--state " + path + ": schema version " + version + " is newer than this"
+                        + " provider supports (" + SCHEMA_VERSION + "); upgrade the provider");
+            }
+            try (ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
+                String result = rs.next() ? rs.getString(1) : "no answer";
+                if (!"ok".equals(result)) {
+                    String first = result.replace('\n', ' ');
+                    throw new StoreException("--state " + path + ": the database is damaged ("
+                            + (first.length() > 200 ? first.substring(0, 200) + "…" : first) + ")");
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("--state " + path + ": the database is damaged or truncated: " + oneLine(e));
+        }
+    }
+
+    private static int intPragma(Statement st, String pragma) throws SQLException {
+        try (ResultSet rs = st.executeQuery("PRAGMA " + pragma)) {
+            return rs.next() ? rs.getInt(1) : 0;
+        }
+    }
+
+    private static void createSchema(Connection db) throws SQLException {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        db.setAutoCommit(false);
+        try (Statement st = db.createStatement()) {
+            st.execute("CREATE TABLE machines (id TEXT PRIMARY KEY, revision INTEGER NOT NULL, state TEXT NOT NULL,"
+                    + " host_provider TEXT NOT NULL, host_ref TEXT NOT NULL, instance_type TEXT NOT NULL,"
+                    + " zone TEXT NOT NULL, capacity_type TEXT NOT NULL, price_per_hour REAL NOT NULL,"
+                    + " interruption_probability REAL NOT NULL, resources TEXT NOT NULL, labels TEXT NOT NULL,"
+                    + " allocatable TEXT NOT NULL, last_error TEXT NOT NULL, cluster TEXT NOT NULL,"
+                    + " shard_metadata TEXT NOT NULL, last_op_kind TEXT, last_op_id TEXT, last_op_cluster TEXT)");
+            st.execute("CREATE TABLE fence_marks (machine_id TEXT NOT NULL, shard_id TEXT NOT NULL,"
+                    + " epoch INTEGER NOT NULL, sequence INTEGER NOT NULL, PRIMARY KEY (machine_id, shard_id))");
+            st.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value NOT NULL)");
+            st.execute("INSERT INTO meta (key, value) VALUES ('revision', 0), ('last_operation_number', 0)");
+            st.execute("PRAGMA application_id=" + APPLICATION_ID);
+            st.execute("PRAGMA user_version=" + SCHEMA_VERSION);
+        }
+        try (PreparedStatement st = db.prepareStatement("INSERT INTO meta (key, value) VALUES ('cursor_key', ?)")) {
+            st.setBytes(1, key);
+            st.executeUpdate();
+        }
+        db.commit();
+        db.setAutoCommit(true);
+    }
+
+    private static byte[] readCursorKey(Connection db, Path path) throws SQLException, StoreException {
+        try (Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("SELECT value FROM meta WHERE key = 'cursor_key'")) {
+            if (!rs.next()) {
+                throw new StoreException("--state " + path + ": the database is damaged (no cursor key)");
+            }
+            return rs.getBytes(1);
+        }
+    }
+
+    @Override
+    public Optional<StoredState> load() throws StoreException {
+        try (Statement st = db.createStatement()) {
+            long revision = metaLong(st, "revision");
+            long lastOp = metaLong(st, "last_operation_number");
+            Map<String, Map<String, FenceMark>> marks = new HashMap<>();
+            try (ResultSet rs = st.executeQuery("SELECT machine_id, shard_id, epoch, sequence FROM fence_marks")) {
+                while (rs.next()) {
+                    marks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
+                            .put(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)));
+                }
+            }
+            List<StoredMachine> machines = new ArrayList<>();
+            MachineRows rows = new MachineRows();
+            try (ResultSet rs = st.executeQuery("SELECT " + MachineRows.COLUMNS + " FROM machines ORDER BY revision")) {
+                while (rs.next()) {
+                    String id = rs.getString("id");
+                    machines.add(new StoredMachine(rows.machine(rs), rs.getLong("revision"),
+                            MachineRows.lastOperation(rs), marks.getOrDefault(id, Map.of())));
+                }
+            }
+            if (machines.isEmpty() && revision == 0) {
+                return Optional.empty();
+            }
+            return Optional.of(new StoredState(machines, revision, lastOp));
+        } catch (SQLException e) {
+            throw new StoreException("--state " + path + ": cannot read: " + oneLine(e), e);
+        }
+    }
+
+    private static long metaLong(Statement st, String key) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT value FROM meta WHERE key = '" + key + "'")) {
+            if (!rs.next()) {
+                throw new SQLException("meta entry \"" + key + "\" is missing");
+            }
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public byte[] cursorKey() {
+        return cursorKey.clone();
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreWrite write) {
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        if (closed) {
+            durable.completeExceptionally(new IllegalStateException("the state store is closed"));
+            return durable;
+        }
+        queue.add(new Pending(write, durable));
+        return durable;
+    }
+
+    @Override
+    public boolean isDurable() {
+        return true;
+    }
+
+    private void writeLoop() {
+        List<Pending> batch = new ArrayList<>();
+        try (PreparedStatement upsert = db.prepareStatement(MachineRows.UPSERT);
+                PreparedStatement mark = db.prepareStatement(
+                        "INSERT OR REPLACE INTO fence_marks (machine_id, shard_id, epoch, sequence) VALUES (?, ?, ?, ?)");
+                PreparedStatement deleteMachine = db.prepareStatement("DELETE FROM machines WHERE id = ?");
+                PreparedStatement deleteMarks = db.prepareStatement("DELETE FROM fence_marks WHERE machine_id = ?");
+                PreparedStatement meta = db.prepareStatement("UPDATE meta SET value = max(value, ?) WHERE key = ?")) {
+            while (true) {
+                batch.clear();
+                Pending first = queue.take();
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                commitBatch(batch, upsert, mark, deleteMachine, deleteMarks, meta);
+                if (closed && queue.isEmpty()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (SQLException e) {
+            log.error("state writer stopped: {}", oneLine(e));
+        } finally {
+            failAll(new IllegalStateException("the state store is closed"));
+        }
+    }
+
+    private void commitBatch(List<Pending> batch, PreparedStatement upsert, PreparedStatement mark,
+            PreparedStatement deleteMachine, PreparedStatement deleteMarks, PreparedStatement meta) {
+        long revision = 0;
+        long lastOp = 0;
+        try {
+            db.setAutoCommit(false);
+            for (Pending p : batch) {
+                StoreWrite w = p.write();
+                if (w.machine() != null) {
+                    MachineRows.bind(upsert, w.machine(), w.revision(), w.lastOperation());
+                    upsert.executeUpdate();
+                }
+                for (MarkWrite m : w.marks()) {
+                    mark.setString(1, m.machineId());
+                    mark.setString(2, m.shardId());
+                    mark.setLong(3, m.mark().epoch());
+                    mark.setLong(4, m.mark().sequence());
+                    mark.executeUpdate();
+                }
+                if (w.deletedMachineId() != null) {
+                    deleteMachine.setString(1, w.deletedMachineId());
+                    deleteMachine.executeUpdate();
+                    deleteMarks.setString(1, w.deletedMachineId());
+                    deleteMarks.executeUpdate();
+                }
+                revision = Math.max(revision, w.revision());
+                lastOp = Math.max(lastOp, w.lastOperationNumber());
+            }
+            updateMeta(meta, "revision", revision);
+            updateMeta(meta, "last_operation_number", lastOp);
+            db.commit();
+        } catch (SQLException | RuntimeException e) {
+            log.error("state store commit of {} changes failed: {}", batch.size(), oneLine(e));
+            try {
+                db.rollback();
+            } catch (SQLException ignored) {
+                // the connection is unusable; every later write fails too
+            }
+            for (Pending p : batch) {
+                p.durable().completeExceptionally(e);
+            }
+            return;
+        }
+        for (Pending p : batch) {
+            try {
+                p.write().afterDurable().run();
+            } catch (RuntimeException e) {
+                log.error("publishing a durable change failed", e);
+            }
+            p.durable().complete(null);
+        }
+    }
+
+    private static void updateMeta(PreparedStatement meta, String key, long value) throws SQLException {
+        if (value > 0) {
+            meta.setLong(1, value);
+            meta.setString(2, key);
+            meta.executeUpdate();
+        }
+    }
+
+    private void failAll(Exception cause) {
+        Pending p;
+        while ((p = queue.poll()) != null) {
+            p.durable().completeExceptionally(cause);
+        }
+    }
+
+    /** Finishes the writes already queued, then closes the database and releases the lock. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // an empty marker write wakes the writer so it sees the flag after the last real write
+        queue.add(new Pending(StoreWrite.marksOnlyNone(), new CompletableFuture<>()));
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writer.interrupt();
+        try {
+            db.close();
+        } catch (SQLException e) {
+            log.warn("closing the state database failed: {}", oneLine(e));
+        }
+        lock.close();
+    }
+
+    static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.replace('\n', ' ');
+    }
+}

@@ -1,0 +1,185 @@
+package dev.bigfleet.proxmox.server.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bigfleet.proxmox.api.FenceMark;
+import dev.bigfleet.proxmox.api.HostRef;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.server.engine.LastOperation;
+import dev.bigfleet.proxmox.server.engine.MarkWrite;
+import dev.bigfleet.proxmox.server.engine.StoreException;
+import dev.bigfleet.proxmox.server.engine.StoreWrite;
+import dev.bigfleet.proxmox.server.engine.StoredMachine;
+import dev.bigfleet.proxmox.server.engine.StoredState;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteStateStoreTest {
+    @TempDir
+    Path dir;
+
+    private static Machine machine(String id, MachineState state) {
+        return Machine.builder(id)
+                .state(state)
+                .host(state == MachineState.SPECULATIVE ? HostRef.NONE : new HostRef("proxmox", "n1/101"))
+                .instanceType("pve.small")
+                .zone("n1")
+                .pricePerHour(0.0092)
+                .resources(Map.of("cpu", "1"))
+                .allocatable(Map.of("cpu", "2", "memory", "4Gi"))
+                .cluster(state == MachineState.CONFIGURED ? "c1" : "")
+                .shardMetadata(state == MachineState.CONFIGURED ? Map.of("nul", "a\u0000b", "ünï", "\u0001", "e", "") : Map.of())
+                .build();
+    }
+
+    @Test
+    void writesSurviveReopeningAndTheFileIsPrivate() throws Exception {
+        Path state = dir.resolve("nested/dir/state.db");
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            assertThat(store.load()).isEmpty();
+            LastOperation op = new LastOperation(TransitionKind.CONFIGURE, "op-7", "c1");
+            store.write(new StoreWrite(machine("m1", MachineState.CONFIGURED), op,
+                    List.of(new MarkWrite("m1", "shard-a", new FenceMark(3, 9))), null, 5, 7, null)).join();
+            store.write(new StoreWrite(machine("m2", MachineState.SPECULATIVE), null, List.of(), null, 6, 7, null)).join();
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rw-------");
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            StoredState loaded = store.load().orElseThrow();
+            assertThat(loaded.revision()).isEqualTo(6);
+            assertThat(loaded.lastOperationNumber()).isEqualTo(7);
+            StoredMachine m1 = loaded.machines().stream().filter(m -> m.machine().id().equals("m1")).findFirst().orElseThrow();
+            assertThat(m1.machine()).isEqualTo(machine("m1", MachineState.CONFIGURED));
+            assertThat(m1.revision()).isEqualTo(5);
+            assertThat(m1.lastOperation()).isEqualTo(new LastOperation(TransitionKind.CONFIGURE, "op-7", "c1"));
+            assertThat(m1.marks()).containsEntry("shard-a", new FenceMark(3, 9));
+        }
+    }
+
+    @Test
+    void concurrentWritesAreGroupCommittedAndPublishedInOrder() throws Exception {
+        List<Integer> published = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        try (SqliteStateStore store = SqliteStateStore.open(dir.resolve("s.db"))) {
+            for (int i = 1; i <= 500; i++) {
+                int n = i;
+                futures.add(store.write(new StoreWrite(machine("m" + i, MachineState.SPECULATIVE), null, List.of(),
+                        null, i, 0, () -> published.add(n))));
+            }
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
+        }
+        assertThat(published).hasSize(500).isSorted();
+        try (SqliteStateStore store = SqliteStateStore.open(dir.resolve("s.db"))) {
+            assertThat(store.load().orElseThrow().machines()).hasSize(500);
+        }
+    }
+
+    @Test
+    void aDeletionRemovesTheMachineAndItsMarks() throws Exception {
+        Path state = dir.resolve("s.db");
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            store.write(new StoreWrite(machine("gone", MachineState.SPECULATIVE), null,
+                    List.of(new MarkWrite("gone", "s", new FenceMark(1, 1))), null, 1, 0, null)).join();
+            store.write(new StoreWrite(machine("kept", MachineState.SPECULATIVE), null, List.of(), null, 2, 0, null)).join();
+            AtomicInteger ran = new AtomicInteger();
+            store.write(new StoreWrite(null, null, List.of(), "gone", 0, 0, ran::incrementAndGet)).join();
+            assertThat(ran).hasValue(1);
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            assertThat(store.load().orElseThrow().machines()).extracting(m -> m.machine().id()).containsExactly("kept");
+        }
+    }
+
+    @Test
+    void aSecondOpenOfTheSameFileIsRefusedNamingIt() throws Exception {
+        Path state = dir.resolve("s.db");
+        try (SqliteStateStore first = SqliteStateStore.open(state)) {
+            assertThatThrownBy(() -> SqliteStateStore.open(state))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining(state.toString())
+                    .hasMessageContaining("locked by another provider process");
+        }
+        SqliteStateStore.open(state).close();
+    }
+
+    private void assertRefusedAndUntouched(Path file, String expected) throws Exception {
+        byte[] before = Files.readAllBytes(file);
+        assertThatThrownBy(() -> SqliteStateStore.open(file))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining(expected)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+    }
+
+    @Test
+    void aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() throws Exception {
+        Path file = dir.resolve("notes.txt");
+        Files.writeString(file, "these are my notes, not a database\n");
+        assertRefusedAndUntouched(file, "not a provider state database");
+    }
+
+    @Test
+    void aForeignSqliteDatabaseIsRefusedAndLeftUntouched() throws Exception {
+        Path file = dir.resolve("other.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (x)");
+            st.execute("INSERT INTO t VALUES (1)");
+        }
+        assertRefusedAndUntouched(file, "not a provider state database");
+    }
+
+    @Test
+    void aNewerSchemaIsRefusedAndLeftUntouched() throws Exception {
+        Path file = dir.resolve("s.db");
+        SqliteStateStore.open(file).close();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("PRAGMA journal_mode=DELETE");
+            st.execute("PRAGMA user_version=" + (SqliteStateStore.SCHEMA_VERSION + 1));
+        }
+        assertRefusedAndUntouched(file, "newer than this provider supports");
+    }
+
+    @Test
+    void aTruncatedOrCorruptDatabaseIsRefusedAndLeftUntouched() throws Exception {
+        Path file = dir.resolve("s.db");
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            List<CompletableFuture<Void>> writes = new ArrayList<>();
+            for (int i = 1; i <= 2000; i++) {
+                writes.add(store.write(new StoreWrite(machine("machine-" + i, MachineState.SPECULATIVE), null,
+                        List.of(), null, i, 0, null)));
+            }
+            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("PRAGMA journal_mode=DELETE"); // fold the WAL into the main file
+        }
+        byte[] whole = Files.readAllBytes(file);
+        Path truncated = dir.resolve("truncated.db");
+        Files.write(truncated, java.util.Arrays.copyOf(whole, whole.length / 2));
+        assertRefusedAndUntouched(truncated, "damaged");
+
+        Path corrupt = dir.resolve("corrupt.db");
+        byte[] garbled = whole.clone();
+        byte[] noise = "garbage garbage garbage garbage".getBytes(StandardCharsets.US_ASCII);
+        for (int at = 4096 * 2; at + noise.length < garbled.length; at += 4096) {
+            System.arraycopy(noise, 0, garbled, at + 100, noise.length);
+        }
+        Files.write(corrupt, garbled);
+        assertRefusedAndUntouched(corrupt, "damaged");
+    }
+}
