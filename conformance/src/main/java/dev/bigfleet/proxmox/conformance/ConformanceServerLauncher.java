@@ -6,5 +6,6 @@ package dev.bigfleet.proxmox.conformance;
  * scope) so {@code mvn verify} runs the suite against the real server on loopback.
  */
 public interface ConformanceServerLauncher {
+    /** Starts a provider for {@code profile}, or returns null when this launcher cannot. */
     LaunchedServer start(Profile profile) throws Exception;
 }

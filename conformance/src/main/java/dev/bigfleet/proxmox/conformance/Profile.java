@@ -5,7 +5,12 @@ public enum Profile {
     /** An ordinary provider: core and cloud behaviours. */
     CORE("conformance.target"),
     /** A provider in fault mode ({@code --fake-faults}) with a short transition timeout. */
-    FAULT("conformance.fault-target");
+    FAULT("conformance.fault-target"),
+    /**
+     * A provider with durable state ({@code --state}) that the suite can kill and restart: only
+     * available through a {@link ConformanceServerLauncher} whose server is a {@link RestartableServer}.
+     */
+    DURABLE("conformance.durable-target");
 
     private final String property;
 

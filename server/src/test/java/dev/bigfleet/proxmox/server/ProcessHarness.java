@@ -14,10 +14,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Runs the provider's real {@code main} in its own JVM, as an operator would, and reads its stderr. */
-final class ProcessHarness implements AutoCloseable {
-    private static final Pattern SERVING = Pattern.compile("serving CapacityProvider addr=\\S*:(\\d+) .*metrics_addr=\\S*:(\\d+)");
-    final Process process;
-    final List<String> stderr = new CopyOnWriteArrayList<>();
+public final class ProcessHarness implements AutoCloseable {
+    private static final Pattern SERVING = Pattern.compile("serving CapacityProvider addr=\\S*:(\\d+) .*metrics_addr=(?:\\S*:(\\d+)|off)");
+    public final Process process;
+    public final List<String> stderr = new CopyOnWriteArrayList<>();
     private final Thread reader;
 
     private ProcessHarness(Process process) {
@@ -36,7 +36,7 @@ final class ProcessHarness implements AutoCloseable {
         reader.start();
     }
 
-    static ProcessHarness start(String... args) throws IOException {
+    public static ProcessHarness start(String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-cp");
@@ -47,13 +47,13 @@ final class ProcessHarness implements AutoCloseable {
     }
 
     /** Waits for the "serving" log line and returns {grpcPort, httpPort}. */
-    int[] awaitServing(Duration timeout) throws InterruptedException {
+    public int[] awaitServing(Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < end) {
             for (String line : stderr) {
                 Matcher m = SERVING.matcher(line);
                 if (m.find()) {
-                    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+                    return new int[] {Integer.parseInt(m.group(1)), m.group(2) == null ? -1 : Integer.parseInt(m.group(2))};
                 }
             }
             if (!process.isAlive()) {
@@ -64,7 +64,7 @@ final class ProcessHarness implements AutoCloseable {
         throw new AssertionError("provider did not start serving: " + stderr);
     }
 
-    int awaitExit(Duration timeout) throws InterruptedException {
+    public int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("provider did not exit: " + stderr);
         }

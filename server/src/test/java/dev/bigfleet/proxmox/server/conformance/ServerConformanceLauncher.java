@@ -28,6 +28,9 @@ public final class ServerConformanceLauncher implements ConformanceServerLaunche
 
     @Override
     public LaunchedServer start(Profile profile) throws Exception {
+        if (profile == Profile.DURABLE) {
+            return DurableProviderProcess.start();
+        }
         RunningProvider provider = ProviderMain.start(argsFor(profile).toArray(String[]::new));
         return new LaunchedServer() {
             @Override

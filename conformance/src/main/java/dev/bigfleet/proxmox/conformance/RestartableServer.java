@@ -1,0 +1,7 @@
+package dev.bigfleet.proxmox.conformance;
+
+/** A launched provider the durable behaviours can crash and bring back on the same state and port. */
+public interface RestartableServer extends LaunchedServer {
+    /** Kills the provider without warning (SIGKILL) and starts it again on the same state file. */
+    void killAndRestart() throws Exception;
+}
