@@ -39,6 +39,9 @@ public final class ProcessHarness implements AutoCloseable {
     public static ProcessHarness start(String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // quick start matters more than peak speed for a provider a test kills and restarts
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ProviderMain.class.getName());
