@@ -20,8 +20,16 @@ final class MachineRows {
     static final String COLUMNS = "id, revision, state, host_provider, host_ref, instance_type, zone, capacity_type,"
             + " price_per_hour, interruption_probability, resources, labels, allocatable, last_error, cluster,"
             + " shard_metadata, last_op_kind, last_op_id, last_op_cluster";
-    static final String UPSERT = "INSERT OR REPLACE INTO machines (" + COLUMNS + ")"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    static final String UPSERT = "INSERT INTO machines (" + COLUMNS + ")"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, state = excluded.state,"
+            + " host_provider = excluded.host_provider, host_ref = excluded.host_ref,"
+            + " instance_type = excluded.instance_type, zone = excluded.zone, capacity_type = excluded.capacity_type,"
+            + " price_per_hour = excluded.price_per_hour, interruption_probability = excluded.interruption_probability,"
+            + " resources = excluded.resources, labels = excluded.labels, allocatable = excluded.allocatable,"
+            + " last_error = excluded.last_error, cluster = excluded.cluster, shard_metadata = excluded.shard_metadata,"
+            + " last_op_kind = excluded.last_op_kind, last_op_id = excluded.last_op_id,"
+            + " last_op_cluster = excluded.last_op_cluster";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
@@ -106,12 +114,30 @@ final class MachineRows {
         }
     }
 
+    /**
+     * Snapshots share their resources, labels and allocatable maps with the previous snapshot, so
+     * the writer remembers the text of the last maps it encoded (by identity) instead of encoding
+     * them again on every change.
+     */
+    private static final Map<Map<String, String>, String> ENCODED = java.util.Collections.synchronizedMap(
+            new java.util.WeakHashMap<>());
+
     private static String json(Map<String, String> map) {
         if (map.isEmpty()) {
             return "{}";
         }
+        if (map.size() <= 8) {
+            String cached = ENCODED.get(map);
+            if (cached != null) {
+                return cached;
+            }
+        }
         try {
-            return JSON.writeValueAsString(new java.util.TreeMap<>(map));
+            String text = JSON.writeValueAsString(new java.util.TreeMap<>(map));
+            if (map.size() <= 8) {
+                ENCODED.put(map, text);
+            }
+            return text;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a string map always serialises", e);
         }
