@@ -1,0 +1,16 @@
+package dev.bigfleet.proxmox.pvesim;
+
+/** Every endpoint of the simulated API subset. */
+final class ApiRoutes {
+    private final Router router = new Router();
+
+    ApiRoutes(Cluster cluster) {
+        new ClusterApi(cluster).register(router);
+        new VmApi(cluster).register(router);
+        new AgentApi(cluster).register(router);
+    }
+
+    Router router() {
+        return router;
+    }
+}

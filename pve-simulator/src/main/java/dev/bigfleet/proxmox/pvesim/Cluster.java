@@ -1,0 +1,217 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The whole simulated cluster: nodes, VMs, pools, tasks and pending faults. Every read and write
+ * happens under this object's monitor; tasks finish on a scheduler thread that takes it too.
+ */
+final class Cluster {
+    final SimulatorConfig config;
+    final Delays delays;
+    final Map<String, Node> nodes = new LinkedHashMap<>();
+    final TreeMap<Integer, Vm> vms = new TreeMap<>();
+    final TreeMap<Integer, Container> containers = new TreeMap<>();
+    final TreeMap<String, Pool> pools = new TreeMap<>();
+    final Map<String, Task> tasks = new LinkedHashMap<>();
+    final FaultState faults = new FaultState();
+    final List<RecordedRequest> requests = new ArrayList<>();
+    final ScheduledExecutorService scheduler;
+    final Acl acl;
+    final long bootEpoch = System.currentTimeMillis() / 1000 - 86_400;
+    private long nextWorkerPid = 0x3A2F1;
+    private int macCounter = 0x10;
+    String sslFingerprint = "";
+
+    Cluster(SimulatorConfig config) {
+        this.config = config;
+        this.delays = new Delays(config.latency());
+        this.acl = new Acl(this, config.tokenPool());
+        this.scheduler = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "pve-simulator-tasks");
+            t.setDaemon(true);
+            return t;
+        });
+        int id = 1;
+        for (NodeSpec n : config.nodes()) {
+            nodes.put(n.name(), new Node(n, id++));
+        }
+        for (String p : config.pools()) {
+            pools.put(p, new Pool(p, ""));
+        }
+        for (TemplateSpec t : config.templates()) {
+            addTemplate(t);
+        }
+        if (!config.statsLag().isZero()) {
+            long every = config.statsLag().toNanos();
+            scheduler.scheduleAtFixedRate(this::sampleStats, every, every, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    static long now() {
+        return System.nanoTime();
+    }
+
+    static long epoch() {
+        return System.currentTimeMillis() / 1000;
+    }
+
+    private void addTemplate(TemplateSpec t) {
+        Vm vm = new Vm(t.vmid(), t.node());
+        vm.sharedStorage = t.sharedStorage();
+        String storage = t.sharedStorage() ? "ceph-vm" : "local-lvm";
+        Map<String, Object> c = vm.config;
+        c.put("name", t.name());
+        if (!t.description().isEmpty()) {
+            c.put("description", t.description());
+        }
+        List<String> tags = Tags.normalise(t.tags());
+        if (tags != null && !tags.isEmpty()) {
+            c.put("tags", String.join(";", tags));
+        }
+        c.put("cores", t.cores());
+        c.put("sockets", 1);
+        c.put("memory", Integer.toString(t.memoryMib()));
+        if (t.agent()) {
+            c.put("agent", "1");
+        }
+        c.put("ostype", "l26");
+        c.put("scsihw", "virtio-scsi-single");
+        c.put("scsi0", storage + ":base-" + t.vmid() + "-disk-0,size=32G");
+        c.put("net0", "virtio=" + nextMac() + ",bridge=vmbr0");
+        c.put("boot", "order=scsi0;net0");
+        c.put("smbios1", "uuid=" + java.util.UUID.randomUUID());
+        c.put("meta", "creation-qemu=9.2.0,ctime=" + bootEpoch);
+        c.put("template", 1);
+        vm.stats = new StatsSample("stopped", t.name(), 1);
+        vms.put(vm.vmid, vm);
+    }
+
+    String nextMac() {
+        int n = macCounter++;
+        return String.format("BC:24:11:%02X:%02X:%02X", (n >> 16) & 0xFF, (n >> 8) & 0xFF, n & 0xFF);
+    }
+
+    /** The node a request addresses: unknown → 500, offline → 595 (the forwarding failed). */
+    Node reachableNode(String name) {
+        Node n = nodes.get(name);
+        if (n == null) {
+            throw Errors.unknownNode(name);
+        }
+        if (!n.online) {
+            throw Errors.nodeUnreachable();
+        }
+        return n;
+    }
+
+    /** The VM whose config lives on {@code node}; anything else is "does not exist", like Proxmox. */
+    Vm vmOn(String node, int vmid) {
+        Vm vm = vms.get(vmid);
+        if (vm == null || !vm.node.equals(node)) {
+            throw Errors.noSuchVm(node, vmid);
+        }
+        return vm;
+    }
+
+    boolean vmidTaken(int vmid) {
+        return vms.containsKey(vmid) || containers.containsKey(vmid);
+    }
+
+    String poolOf(int vmid) {
+        for (Pool p : pools.values()) {
+            if (p.members.contains(vmid)) {
+                return p.id;
+            }
+        }
+        return null;
+    }
+
+    long usedMemBytes(String node) {
+        long sum = 0;
+        for (Vm vm : vms.values()) {
+            if (vm.node.equals(node) && vm.running) {
+                sum += (long) vm.memoryMib() << 20;
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Starts a worker task. The task runs for the kind's scaled delay (or an injected slow
+     * duration), then finishes its body, unless an injected failure aborts it.
+     */
+    Task startTask(TaskKind kind, String node, String id, TaskBody body) {
+        Task task = newTask(kind, node, id);
+        ArrayDeque<Duration> slow = faults.slowTasks.get(kind);
+        Duration delay = slow != null && !slow.isEmpty() ? slow.poll() : delays.task(kind);
+        ArrayDeque<String> failing = faults.failingTasks.get(kind);
+        String injected = failing != null && !failing.isEmpty() ? failing.poll() : null;
+        schedule(delay, () -> {
+            String result;
+            if (injected != null) {
+                body.abort();
+                result = injected;
+            } else {
+                result = body.finish();
+            }
+            task.exitStatus = result == null ? "OK" : result;
+        });
+        return task;
+    }
+
+    /** A task that fails at once with {@code message}, for errors Proxmox reports from the worker. */
+    Task failedTask(TaskKind kind, String node, String id, String message) {
+        Task task = newTask(kind, node, id);
+        schedule(Duration.ZERO, () -> task.exitStatus = message);
+        return task;
+    }
+
+    private Task newTask(TaskKind kind, String node, String id) {
+        long pstart = (epoch() - bootEpoch) * 100;
+        Upid upid = new Upid(node, nextWorkerPid++, pstart, epoch(), kind.type(), id, config.token().tokenId());
+        Task task = new Task(upid, kind);
+        tasks.put(upid.toString(), task);
+        return task;
+    }
+
+    void schedule(Duration delay, Runnable locked) {
+        scheduler.schedule(() -> {
+            synchronized (this) {
+                locked.run();
+            }
+        }, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** The statistics feed: copies the live state into what /cluster/resources shows. */
+    synchronized void sampleStats() {
+        for (Vm vm : vms.values()) {
+            vm.stats = liveSample(vm);
+        }
+    }
+
+    /** Null while a clone is still a bare placeholder: the statistics feed has nothing yet. */
+    StatsSample liveSample(Vm vm) {
+        if ("clone".equals(vm.lock()) && vm.name() == null) {
+            return null;
+        }
+        String name = vm.name() == null ? "VM " + vm.vmid : vm.name();
+        return new StatsSample(vm.running ? "running" : "stopped", name, vm.template() ? 1 : 0);
+    }
+
+    StatsSample statsOf(Vm vm) {
+        return config.statsLag().isZero() ? liveSample(vm) : vm.stats;
+    }
+
+    void close() {
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.time.Duration;
+
+/**
+ * Every simulated delay as a multiple of the configured latency unit. The ratios follow real
+ * clusters loosely: a full clone is slower than a start, and the guest OS needs a while after
+ * QEMU is up before its agent answers.
+ */
+final class Delays {
+    private final Duration unit;
+
+    Delays(Duration unit) {
+        this.unit = unit;
+    }
+
+    Duration task(TaskKind kind) {
+        switch (kind) {
+            case CLONE:
+                return times(3.0);
+            case START:
+            case SHUTDOWN:
+            case DESTROY:
+                return times(1.0);
+            case STOP:
+                return times(0.5);
+            default:
+                return times(0.2);
+        }
+    }
+
+    /** From the end of the start task until the guest agent answers. */
+    Duration agentBoot() {
+        return times(5.0);
+    }
+
+    /** How long a guest command runs unless its {@link ExecResult} says otherwise. */
+    Duration exec() {
+        return times(0.5);
+    }
+
+    private Duration times(double factor) {
+        return Duration.ofNanos((long) (unit.toNanos() * factor));
+    }
+}

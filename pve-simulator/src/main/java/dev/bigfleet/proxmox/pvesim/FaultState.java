@@ -1,0 +1,73 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** The pending injected faults; guarded by the cluster lock. */
+final class FaultState {
+    final Map<TaskKind, ArrayDeque<String>> failingTasks = new EnumMap<>(TaskKind.class);
+    final Map<TaskKind, ArrayDeque<Duration>> slowTasks = new EnumMap<>(TaskKind.class);
+    final List<RequestFault> requestFaults = new ArrayList<>();
+    final Set<Integer> agentNeverUp = new HashSet<>();
+    boolean agentNeverUpForNewVms;
+    final ArrayDeque<ExecResult> nextExecs = new ArrayDeque<>();
+    final List<ExecRule> execRules = new ArrayList<>();
+    GuestCommandHandler guestCommands;
+    /** Node on which a foreign VM takes the next /cluster/nextid answer; null when off. */
+    String stealNextVmidOn;
+
+    /** Answers (or drops) the next {@code remaining} requests matching method and path. */
+    static final class RequestFault {
+        final String method;
+        final Pattern path;
+        int remaining;
+        final int status;
+        final String message;
+        final boolean drop;
+
+        RequestFault(String method, Pattern path, int remaining, int status, String message, boolean drop) {
+            this.method = method;
+            this.path = path;
+            this.remaining = remaining;
+            this.status = status;
+            this.message = message;
+            this.drop = drop;
+        }
+
+        boolean matches(String m, String p) {
+            return remaining > 0 && (method.equals("*") || method.equalsIgnoreCase(m)) && path.matcher(p).matches();
+        }
+    }
+
+    record ExecRule(Pattern commandLine, ExecResult result) {}
+
+    /** Takes the first matching fault of the given kind (drop or not), counting it down. */
+    RequestFault takeRequestFault(String method, String path, boolean drop) {
+        for (RequestFault f : requestFaults) {
+            if (f.drop == drop && f.matches(method, path)) {
+                f.remaining--;
+                return f;
+            }
+        }
+        return null;
+    }
+
+    void clear() {
+        failingTasks.clear();
+        slowTasks.clear();
+        requestFaults.clear();
+        agentNeverUp.clear();
+        agentNeverUpForNewVms = false;
+        nextExecs.clear();
+        execRules.clear();
+        guestCommands = null;
+        stealNextVmidOn = null;
+    }
+}

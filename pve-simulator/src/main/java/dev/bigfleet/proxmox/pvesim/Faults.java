@@ -1,0 +1,269 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Fault injection and out-of-band changes, for tests of how a client copes. Obtain it with
+ * {@link PveSimulator#faults()}. Counted faults are used up in request order; {@link #clear()}
+ * forgets every pending fault (not the out-of-band changes already made).
+ *
+ * <p>Paths in patterns are below {@code /api2/json}, percent-decoded, without the query, e.g.
+ * {@code /nodes/pve1/qemu/\d+/clone}; the pattern must match the whole path.
+ */
+public final class Faults {
+    private final Cluster cluster;
+
+    Faults(Cluster cluster) {
+        this.cluster = cluster;
+    }
+
+    /**
+     * The next {@code count} tasks of {@code kind} end, after their normal delay, with exit status
+     * {@code "<type> failed: simulated failure"} (a clone: {@code "clone failed: simulated
+     * failure"}) and without effect: a failed clone leaves no VM behind.
+     */
+    public void failTasks(TaskKind kind, int count) {
+        failTasks(kind, count, kind == TaskKind.CLONE ? "clone failed: simulated failure"
+                : kind.name().toLowerCase(java.util.Locale.ROOT) + " failed: simulated failure");
+    }
+
+    /** As {@link #failTasks(TaskKind, int)} with the given exit status text. */
+    public void failTasks(TaskKind kind, int count, String exitStatus) {
+        Objects.requireNonNull(exitStatus);
+        synchronized (cluster) {
+            ArrayDeque<String> q = cluster.faults.failingTasks.computeIfAbsent(kind, k -> new ArrayDeque<>());
+            for (int i = 0; i < count; i++) {
+                q.add(exitStatus);
+            }
+        }
+    }
+
+    /** The next {@code count} tasks of {@code kind} run for {@code duration} (not scaled). */
+    public void slowTasks(TaskKind kind, int count, Duration duration) {
+        Objects.requireNonNull(duration);
+        synchronized (cluster) {
+            ArrayDeque<Duration> q = cluster.faults.slowTasks.computeIfAbsent(kind, k -> new ArrayDeque<>());
+            for (int i = 0; i < count; i++) {
+                q.add(duration);
+            }
+        }
+    }
+
+    /**
+     * The next {@code count} requests with this method ({@code "*"} = any) and a path matching
+     * {@code pathRegex} are answered with {@code status} and not processed. Statuses below 595 get
+     * the JSON error body {@code {"data":null,"message":"<message>\n"}}; 595 and above (a node
+     * that could not be reached) get an empty body, as Proxmox's forwarder sends them.
+     */
+    public void failRequests(String method, String pathRegex, int count, int status, String message) {
+        addRequestFault(method, pathRegex, count, status, Objects.requireNonNull(message), false);
+    }
+
+    /** As the five-argument form, with the message {@code "simulated failure"}. */
+    public void failRequests(String method, String pathRegex, int count, int status) {
+        failRequests(method, pathRegex, count, status, "simulated failure");
+    }
+
+    /**
+     * The next {@code count} matching requests are processed (their effect happens: a clone
+     * starts, a VM is destroyed) but the connection is closed instead of sending the response.
+     */
+    public void dropResponses(String method, String pathRegex, int count) {
+        addRequestFault(method, pathRegex, count, 0, null, true);
+    }
+
+    private void addRequestFault(String method, String pathRegex, int count, int status, String message, boolean drop) {
+        Pattern p = Pattern.compile(pathRegex);
+        synchronized (cluster) {
+            cluster.faults.requestFaults.add(new FaultState.RequestFault(method, p, count, status, message, drop));
+        }
+    }
+
+    /** The guest agent of this VM never answers (until the fault is cleared). */
+    public void agentNeverUp(int vmid) {
+        synchronized (cluster) {
+            cluster.faults.agentNeverUp.add(vmid);
+            Vm vm = cluster.vms.get(vmid);
+            if (vm != null) {
+                vm.agentNeverUp = true;
+            }
+        }
+    }
+
+    /** While on, every VM a clone creates gets a guest agent that never answers. */
+    public void agentNeverUpForNewVms(boolean on) {
+        synchronized (cluster) {
+            cluster.faults.agentNeverUpForNewVms = on;
+        }
+    }
+
+    /** The next {@code agent/exec} (in any VM) ends with this result. */
+    public void nextExec(ExecResult result) {
+        synchronized (cluster) {
+            cluster.faults.nextExecs.add(Objects.requireNonNull(result));
+        }
+    }
+
+    /**
+     * Every {@code agent/exec} whose argv, joined with single spaces, contains a match of
+     * {@code commandRegex} ends with this result. Later rules win over earlier ones.
+     */
+    public void execsMatching(String commandRegex, ExecResult result) {
+        Pattern p = Pattern.compile(commandRegex);
+        synchronized (cluster) {
+            cluster.faults.execRules.add(0, new FaultState.ExecRule(p, Objects.requireNonNull(result)));
+        }
+    }
+
+    /** Decides guest commands not settled by {@link #nextExec} or {@link #execsMatching}; null removes it. */
+    public void guestCommands(GuestCommandHandler handler) {
+        synchronized (cluster) {
+            cluster.faults.guestCommands = handler;
+        }
+    }
+
+    /**
+     * Right after the next {@code /cluster/nextid} answer (without {@code vmid}), a foreign VM takes
+     * that id on the node of the first template, so a clone on that node fails at once with
+     * {@code unable to create VM <id>: config file already exists}.
+     */
+    public void stealNextVmid() {
+        synchronized (cluster) {
+            cluster.faults.stealNextVmidOn = cluster.config.templates().get(0).node();
+        }
+    }
+
+    /**
+     * As {@link #stealNextVmid()}, with the foreign VM on {@code node}. On another node than the
+     * clone's source the clone POST succeeds and its task fails with {@code close (rename) atomic
+     * file '/etc/pve/nodes/<src>/qemu-server/<id>.conf' failed: File exists}.
+     */
+    public void stealNextVmid(String node) {
+        synchronized (cluster) {
+            requireNode(node);
+            cluster.faults.stealNextVmidOn = node;
+        }
+    }
+
+    /** An offline node answers every call routed to it with 595; its VMs stay listed. */
+    public void nodeOnline(String node, boolean online) {
+        synchronized (cluster) {
+            requireNode(node).online = online;
+        }
+    }
+
+    /** Creates a VM someone else made. Throws IllegalStateException when the VMID is taken. */
+    public void createForeignVm(ForeignVm spec) {
+        synchronized (cluster) {
+            requireNode(spec.node());
+            requireFree(spec.vmid());
+            Vm vm = new Vm(spec.vmid(), spec.node());
+            if (spec.name() != null) {
+                vm.config.put("name", spec.name());
+            }
+            if (spec.description() != null) {
+                vm.config.put("description", spec.description());
+            }
+            if (spec.tags() != null) {
+                java.util.List<String> tags = Tags.normalise(spec.tags());
+                if (tags == null) {
+                    throw new IllegalArgumentException("invalid tags \"" + spec.tags() + "\"");
+                }
+                if (!tags.isEmpty()) {
+                    vm.config.put("tags", String.join(";", tags));
+                }
+            }
+            vm.config.put("cores", 1);
+            vm.config.put("sockets", 1);
+            vm.config.put("memory", "1024");
+            vm.config.put("ostype", "l26");
+            vm.config.put("scsi0", "local-lvm:vm-" + spec.vmid() + "-disk-0,size=16G");
+            vm.config.put("net0", "virtio=" + cluster.nextMac() + ",bridge=vmbr0");
+            if (spec.pool() != null) {
+                Pool p = cluster.pools.get(spec.pool());
+                if (p == null) {
+                    throw new IllegalArgumentException("unknown pool " + spec.pool());
+                }
+                p.members.add(spec.vmid());
+            }
+            cluster.vms.put(vm.vmid, vm);
+            if (spec.power() == PowerState.RUNNING) {
+                VmLifecycle.powerOn(cluster, vm);
+            }
+            vm.stats = cluster.liveSample(vm);
+        }
+    }
+
+    /** Adds an LXC container: listed by /cluster/resources and holding its VMID, nothing more. */
+    public void createContainer(int vmid, String node, String name) {
+        synchronized (cluster) {
+            requireNode(node);
+            requireFree(vmid);
+            cluster.containers.put(vmid, new Container(vmid, node, name));
+        }
+    }
+
+    /** Removes a VM at once, as an operator would, without any task. Pool membership stays. */
+    public void destroyVm(int vmid) {
+        synchronized (cluster) {
+            if (cluster.vms.remove(vmid) == null) {
+                throw new IllegalArgumentException("no VM " + vmid);
+            }
+        }
+    }
+
+    /** Moves a VM's config to another node, as HA does after a failover; it keeps its power state. */
+    public void migrateVm(int vmid, String node) {
+        synchronized (cluster) {
+            requireNode(node);
+            requireVm(vmid).node = node;
+        }
+    }
+
+    /** Powers a VM on or off out of band; powering on restarts the guest agent's boot delay. */
+    public void setPower(int vmid, PowerState power) {
+        synchronized (cluster) {
+            Vm vm = requireVm(vmid);
+            if (power == PowerState.RUNNING && !vm.running) {
+                VmLifecycle.powerOn(cluster, vm);
+            } else if (power == PowerState.STOPPED && vm.running) {
+                vm.powerOff();
+            }
+        }
+    }
+
+    /** Forgets every pending fault. */
+    public void clear() {
+        synchronized (cluster) {
+            cluster.faults.clear();
+            for (Vm vm : cluster.vms.values()) {
+                vm.agentNeverUp = false;
+            }
+        }
+    }
+
+    private Node requireNode(String node) {
+        Node n = cluster.nodes.get(node);
+        if (n == null) {
+            throw new IllegalArgumentException("no node " + node);
+        }
+        return n;
+    }
+
+    private Vm requireVm(int vmid) {
+        Vm vm = cluster.vms.get(vmid);
+        if (vm == null) {
+            throw new IllegalArgumentException("no VM " + vmid);
+        }
+        return vm;
+    }
+
+    private void requireFree(int vmid) {
+        if (cluster.vmidTaken(vmid)) {
+            throw new IllegalStateException("VMID " + vmid + " is taken");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/** The parameters an endpoint accepts, and their validation with Proxmox's error texts. */
+final class ParamSchema {
+    static final Pattern DNS_NAME = Pattern.compile(
+            "[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?)*");
+    static final Function<String, String> DNS_NAME_CHECK =
+            v -> DNS_NAME.matcher(v).matches() ? null : "invalid format - value does not look like a valid DNS name";
+    static final Function<String, String> NODE_CHECK =
+            v -> v.matches("[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?") ? null : "invalid format - value does not look like a valid node name";
+
+    private final LinkedHashMap<String, ParamSpec> specs = new LinkedHashMap<>();
+
+    static ParamSchema of() {
+        return new ParamSchema();
+    }
+
+    ParamSchema bool(String name) {
+        return add(new ParamSpec(name, ParamType.BOOLEAN, false, 0, 0, 0, null, null, false));
+    }
+
+    ParamSchema integer(String name, boolean required, long min, long max) {
+        return add(new ParamSpec(name, ParamType.INTEGER, required, min, max, 0, null, null, false));
+    }
+
+    ParamSchema vmid(String name, boolean required) {
+        return integer(name, required, 100, 999_999_999);
+    }
+
+    ParamSchema string(String name, boolean required) {
+        return string(name, required, 0, null);
+    }
+
+    ParamSchema string(String name, boolean required, int maxLength, Function<String, String> check) {
+        return add(new ParamSpec(name, ParamType.STRING, required, 0, 0, maxLength, null, check, false));
+    }
+
+    ParamSchema oneOf(String name, String... allowed) {
+        return add(new ParamSpec(name, ParamType.STRING, false, 0, 0, 0, List.of(allowed), null, false));
+    }
+
+    ParamSchema array(String name, boolean required) {
+        return add(new ParamSpec(name, ParamType.ARRAY, required, 0, 0, 0, null, null, false));
+    }
+
+    ParamSchema node(String name) {
+        return string(name, true, 0, NODE_CHECK);
+    }
+
+    /** Parameters only root@pam may pass; tokens get a 400. */
+    ParamSchema rootOnly(String... names) {
+        for (String n : names) {
+            add(new ParamSpec(n, ParamType.STRING, false, 0, 0, 0, null, null, true));
+        }
+        return this;
+    }
+
+    private ParamSchema add(ParamSpec s) {
+        specs.put(s.name(), s);
+        return this;
+    }
+
+    /** Checks every parameter and reports all problems at once, as Proxmox does. */
+    ValidParams validate(Params raw) {
+        Map<String, String> errors = new TreeMap<>();
+        Map<String, List<String>> values = raw.asMap();
+        for (String name : values.keySet()) {
+            if (!specs.containsKey(name)) {
+                errors.put(name, "property is not defined in schema and the schema does not allow additional properties");
+            }
+        }
+        for (ParamSpec s : specs.values()) {
+            List<String> v = values.get(s.name());
+            if (v == null || v.isEmpty()) {
+                if (s.required()) {
+                    errors.put(s.name(), "property is missing and it is not optional");
+                }
+                continue;
+            }
+            if (s.rootOnly()) {
+                errors.put(s.name(), "Only root may use this option.");
+                continue;
+            }
+            String problem = s.type() == ParamType.ARRAY ? null : check(s, v.get(v.size() - 1));
+            if (problem != null) {
+                errors.put(s.name(), problem);
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw Errors.params(errors);
+        }
+        return new ValidParams(values);
+    }
+
+    private static String check(ParamSpec s, String value) {
+        switch (s.type()) {
+            case BOOLEAN:
+                return value.equals("0") || value.equals("1") ? null : "type check ('boolean') failed - got '" + value + "'";
+            case INTEGER:
+                long n;
+                try {
+                    n = Long.parseLong(value.trim());
+                } catch (NumberFormatException e) {
+                    return "type check ('integer') failed - got '" + value + "'";
+                }
+                if (n < s.min()) {
+                    return "value must have a minimum value of " + s.min();
+                }
+                if (n > s.max()) {
+                    return "value must have a maximum value of " + s.max();
+                }
+                return null;
+            default:
+                if (s.maxLength() > 0 && value.length() > s.maxLength()) {
+                    return "value may only be " + s.maxLength() + " characters long";
+                }
+                if (s.allowed() != null && !s.allowed().contains(value)) {
+                    return "value '" + value + "' does not have a value in the enumeration '"
+                            + String.join(", ", s.allowed()) + "'";
+                }
+                return s.check() == null ? null : s.check().apply(value);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * A running Proxmox VE API simulator: the {@code /api2/json} subset of the Proxmox backend, served
+ * over HTTPS (HTTP/1.1 only) with its own CA, plus state inspection and {@link Faults fault
+ * injection} for tests.
+ *
+ * <pre>{@code
+ * try (PveSimulator sim = PveSimulator.start(SimulatorConfig.builder()
+ *         .nodes("pve1", "pve2").templateVmid(9000).pool("bigfleet")
+ *         .token("bigfleet@pve!autoscaler=s3cret").build())) {
+ *     client(sim.apiUrl(), sim.caCertificate(), ...);
+ *     assertThat(sim.vms()).hasSize(2);
+ * }
+ * }</pre>
+ */
+public final class PveSimulator implements AutoCloseable {
+    private final SimulatorConfig config;
+    private final Cluster cluster;
+    private final Server server;
+    private final Path caFile;
+    private final String fingerprint;
+    private final int port;
+    private final Faults faults;
+
+    private PveSimulator(SimulatorConfig config, Cluster cluster, Server server, Path caFile, String fingerprint, int port) {
+        this.config = config;
+        this.cluster = cluster;
+        this.server = server;
+        this.caFile = caFile;
+        this.fingerprint = fingerprint;
+        this.port = port;
+        this.faults = new Faults(cluster);
+    }
+
+    /** Mints the certificates, writes {@code ca.pem} and starts serving. */
+    public static PveSimulator start(SimulatorConfig config) throws IOException {
+        TlsMaterial tls = TlsMaterial.mint();
+        Path dir = config.tlsDir() != null ? config.tlsDir() : Files.createTempDirectory("pve-simulator-tls");
+        Path caFile = tls.writeTo(dir);
+        Cluster cluster = new Cluster(config);
+        cluster.sslFingerprint = tls.fingerprint();
+
+        QueuedThreadPool threads = new QueuedThreadPool(32, 4);
+        threads.setName("pve-simulator-http");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStore(tls.keyStore);
+        ssl.setKeyStorePassword(new String(tls.keyStorePassword));
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        // The certificate names 127.0.0.1 as an IP SAN; hostname checks are the client's job.
+        secure.setSniHostCheck(false);
+        http.addCustomizer(secure);
+        ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"),
+                new HttpConnectionFactory(http));
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        server.addConnector(connector);
+        server.setHandler(new ApiHandler(cluster, new ApiRoutes(cluster).router()));
+        try {
+            server.start();
+        } catch (Exception e) {
+            cluster.close();
+            try {
+                server.stop();
+            } catch (Exception ignored) {
+                // already failing
+            }
+            throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+        }
+        return new PveSimulator(config, cluster, server, caFile, tls.fingerprint(), connector.getLocalPort());
+    }
+
+    /** {@code https://HOST:PORT/api2/json}. */
+    public URI apiUrl() {
+        String h = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+        return URI.create("https://" + h + ":" + port + "/api2/json");
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The {@code ca.pem} the server certificate chains to. */
+    public Path caCertificate() {
+        return caFile;
+    }
+
+    /** SHA-256 of the server certificate, {@code AB:CD:...} (95 characters). */
+    public String fingerprint() {
+        return fingerprint;
+    }
+
+    public ApiToken token() {
+        return config.token();
+    }
+
+    public SimulatorConfig config() {
+        return config;
+    }
+
+    public Faults faults() {
+        return faults;
+    }
+
+    /** Every QEMU VM, templates included, by VMID. */
+    public List<VmView> vms() {
+        synchronized (cluster) {
+            long now = Cluster.now();
+            List<VmView> out = new ArrayList<>();
+            for (Vm vm : cluster.vms.values()) {
+                out.add(vm.view(cluster.poolOf(vm.vmid), now));
+            }
+            return out;
+        }
+    }
+
+    public Optional<VmView> vm(int vmid) {
+        synchronized (cluster) {
+            Vm vm = cluster.vms.get(vmid);
+            return vm == null ? Optional.empty() : Optional.of(vm.view(cluster.poolOf(vmid), Cluster.now()));
+        }
+    }
+
+    /** Every task started so far, oldest first. */
+    public List<TaskView> tasks() {
+        synchronized (cluster) {
+            List<TaskView> out = new ArrayList<>();
+            for (Task t : cluster.tasks.values()) {
+                out.add(t.view());
+            }
+            return out;
+        }
+    }
+
+    /** Every request answered since the start or the last {@link #clearRequests()}, oldest first. */
+    public List<RecordedRequest> requests() {
+        synchronized (cluster) {
+            return List.copyOf(cluster.requests);
+        }
+    }
+
+    public void clearRequests() {
+        synchronized (cluster) {
+            cluster.requests.clear();
+        }
+    }
+
+    /** Memory in bytes taken by the running VMs on {@code node}. */
+    public long nodeMemoryUsed(String node) {
+        synchronized (cluster) {
+            return cluster.usedMemBytes(node);
+        }
+    }
+
+    /** Blocks until the server stops (the CLI's way of serving until killed). */
+    public void join() throws InterruptedException {
+        server.join();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the simulator", e);
+        } finally {
+            cluster.close();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import dev.bigfleet.proxmox.api.GoDuration;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code pve-simulator}: serves the simulated Proxmox VE API until killed. Prints the API URL, the
+ * CA file and the server certificate's SHA-256 fingerprint, one {@code key: value} per line.
+ */
+@Command(name = "pve-simulator", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Serves a stateful simulation of the Proxmox VE API subset over HTTPS.")
+public final class PveSimulatorMain implements Callable<Integer> {
+
+    @Option(names = "--addr", paramLabel = "HOST:PORT", description = "listen address (default: ${DEFAULT-VALUE}); port 0 picks a free one")
+    String addr = "127.0.0.1:8006";
+
+    @Option(names = "--nodes", paramLabel = "NAMES", split = ",", description = "node names, comma separated (default: pve1)")
+    List<String> nodes = List.of("pve1");
+
+    @Option(names = "--template-vmid", paramLabel = "VMID", split = ",", description = "template VMIDs on the first node (default: 9000)")
+    List<Integer> templateVmids = List.of(9000);
+
+    @Option(names = "--token", required = true, paramLabel = "USER@REALM!TOKENID=SECRET", description = "the API token to accept")
+    String token;
+
+    @Option(names = "--tls-dir", required = true, paramLabel = "DIR", description = "where ca.pem and pve-ssl.pem are written")
+    Path tlsDir;
+
+    @Option(names = "--latency", paramLabel = "DURATION", description = "unit of every simulated delay, Go syntax (default: ${DEFAULT-VALUE}; 0s = instant)")
+    String latency = "1s";
+
+    @Option(names = "--pool", paramLabel = "POOLID", split = ",", description = "resource pools to create (default: bigfleet)")
+    List<String> pools = List.of("bigfleet");
+
+    @Option(names = "--node-cpus", paramLabel = "N", description = "CPU threads per node (default: ${DEFAULT-VALUE})")
+    int nodeCpus = NodeSpec.DEFAULT_CPUS;
+
+    @Option(names = "--node-memory-gib", paramLabel = "GIB", description = "memory per node in GiB (default: ${DEFAULT-VALUE})")
+    long nodeMemoryGib = NodeSpec.DEFAULT_MEM_BYTES >> 30;
+
+    @Option(names = "--stats-lag", paramLabel = "DURATION", description = "staleness of /cluster/resources status and name (default: ${DEFAULT-VALUE})")
+    String statsLag = "0s";
+
+    @Override
+    public Integer call() throws Exception {
+        SimulatorConfig config = config();
+        PveSimulator sim = PveSimulator.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(sim::close, "pve-simulator-shutdown"));
+        PrintWriter out = new PrintWriter(System.out, true);
+        out.println("api-url: " + sim.apiUrl());
+        out.println("ca-file: " + sim.caCertificate().toAbsolutePath());
+        out.println("fingerprint: " + sim.fingerprint());
+        out.println("token-id: " + config.token().tokenId());
+        sim.join();
+        return 0;
+    }
+
+    SimulatorConfig config() {
+        SimulatorConfig.Builder b = SimulatorConfig.builder().address(addr).token(token).tlsDir(tlsDir)
+                .latency(duration("--latency", latency)).statsLag(duration("--stats-lag", statsLag));
+        for (String n : nodes) {
+            b.node(NodeSpec.of(n.trim()).withCapacity(nodeCpus, nodeMemoryGib << 30));
+        }
+        for (int vmid : templateVmids) {
+            b.templateVmid(vmid);
+        }
+        for (String p : pools) {
+            if (!p.isBlank()) {
+                b.pool(p.trim());
+            }
+        }
+        return b.build();
+    }
+
+    private static Duration duration(String flag, String text) {
+        try {
+            Duration d = GoDuration.parse(text);
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("must not be negative");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(flag + ": " + e.getMessage());
+        }
+    }
+
+    public static void main(String[] args) {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "pve-simulator-logback.xml");
+        }
+        System.exit(run(args));
+    }
+
+    /** Parses and runs; a bad flag prints one line to stderr and returns 2, a bad value 1. */
+    static int run(String... args) {
+        CommandLine cl = new CommandLine(new PveSimulatorMain());
+        cl.setParameterExceptionHandler((e, a) -> {
+            // An unknown flag explains a missing required one better than the other way round.
+            List<String> unmatched = e.getCommandLine().getUnmatchedArguments();
+            String msg = unmatched.isEmpty() ? e.getMessage() : "unknown option or argument: " + unmatched.get(0);
+            System.err.println("pve-simulator: " + msg);
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((e, c, parsed) -> {
+            System.err.println("pve-simulator: " + e.getMessage());
+            return 1;
+        });
+        return cl.execute(args);
+    }
+}

@@ -1,0 +1,291 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a simulator serves: where, which nodes, templates and pools exist, which token is accepted,
+ * and how fast simulated time runs.
+ *
+ * <p>{@code latency} is the unit every simulated delay is a multiple of (see {@link Delays}):
+ * a clone takes 3 units, a start 1, the guest agent comes up 5 units after the start task ends.
+ * {@link Duration#ZERO} makes everything instant, which suits most tests.
+ */
+public final class SimulatorConfig {
+    private final String host;
+    private final int port;
+    private final List<NodeSpec> nodes;
+    private final List<TemplateSpec> templates;
+    private final List<String> pools;
+    private final ApiToken token;
+    private final Path tlsDir;
+    private final Duration latency;
+    private final Duration statsLag;
+    private final Duration authFailureDelay;
+    private final int vmidLower;
+    private final int vmidUpper;
+    private final String tokenPool;
+
+    private SimulatorConfig(Builder b) {
+        this.host = b.host;
+        this.port = b.port;
+        List<NodeSpec> ns = new ArrayList<>();
+        int i = 11;
+        for (NodeSpec n : b.nodes.isEmpty() ? List.of(NodeSpec.of("pve1")) : b.nodes) {
+            ns.add(n.ip().isEmpty() ? new NodeSpec(n.name(), n.maxCpu(), n.maxMemBytes(), "10.0.0." + i) : n);
+            i++;
+        }
+        this.nodes = List.copyOf(ns);
+        String first = nodes.get(0).name();
+        List<TemplateSpec> ts = new ArrayList<>();
+        for (TemplateSpec t : b.templates.isEmpty() ? List.of(TemplateSpec.of(9000, null)) : b.templates) {
+            ts.add(t.node() == null ? t.onNode(first) : t);
+        }
+        this.templates = List.copyOf(ts);
+        this.pools = List.copyOf(b.pools);
+        this.token = Objects.requireNonNull(b.token, "token is required");
+        this.tlsDir = b.tlsDir;
+        this.latency = b.latency;
+        this.statsLag = b.statsLag;
+        this.authFailureDelay = b.authFailureDelay;
+        this.vmidLower = b.vmidLower;
+        this.vmidUpper = b.vmidUpper;
+        this.tokenPool = b.tokenPool;
+        validate();
+    }
+
+    private void validate() {
+        Set<String> names = new LinkedHashSet<>();
+        for (NodeSpec n : nodes) {
+            if (!names.add(n.name())) {
+                throw new IllegalArgumentException("node " + n.name() + " given twice");
+            }
+        }
+        Set<Integer> ids = new LinkedHashSet<>();
+        for (TemplateSpec t : templates) {
+            if (!names.contains(t.node())) {
+                throw new IllegalArgumentException("template " + t.vmid() + " is on unknown node " + t.node());
+            }
+            if (!ids.add(t.vmid())) {
+                throw new IllegalArgumentException("template " + t.vmid() + " given twice");
+            }
+        }
+        for (String p : pools) {
+            if (!p.matches("[A-Za-z0-9.\\-_]+")) {
+                throw new IllegalArgumentException("invalid pool id \"" + p + "\"");
+            }
+        }
+        if (tokenPool != null && !pools.contains(tokenPool)) {
+            throw new IllegalArgumentException("pool-scoped token names pool " + tokenPool + ", which is not created");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " out of range");
+        }
+        if (vmidLower < 100 || vmidUpper <= vmidLower || vmidUpper > 1_000_000_000) {
+            throw new IllegalArgumentException("vmid range must satisfy 100 <= lower < upper <= 1000000000");
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** 0 means an ephemeral port chosen at start. */
+    public int port() {
+        return port;
+    }
+
+    public List<NodeSpec> nodes() {
+        return nodes;
+    }
+
+    public List<TemplateSpec> templates() {
+        return templates;
+    }
+
+    public List<String> pools() {
+        return pools;
+    }
+
+    public ApiToken token() {
+        return token;
+    }
+
+    /** Where {@code ca.pem} is written; null means a fresh temporary directory. */
+    public Path tlsDir() {
+        return tlsDir;
+    }
+
+    public Duration latency() {
+        return latency;
+    }
+
+    /**
+     * How stale {@code status}, {@code name} and {@code template} in {@code /cluster/resources} may
+     * be (real clusters: 10 s). Zero means always live.
+     */
+    public Duration statsLag() {
+        return statsLag;
+    }
+
+    /** How long 401 answers are held back (real servers: about 3 s). */
+    public Duration authFailureDelay() {
+        return authFailureDelay;
+    }
+
+    /** {@code /cluster/nextid} answers from {@code [vmidLower, vmidUpper)}. */
+    public int vmidLower() {
+        return vmidLower;
+    }
+
+    public int vmidUpper() {
+        return vmidUpper;
+    }
+
+    /**
+     * The pool the token's rights are limited to, or null for a token that sees everything. See
+     * {@link Builder#poolScopedToken}.
+     */
+    public String tokenPool() {
+        return tokenPool;
+    }
+
+    /** Defaults: 127.0.0.1 on an ephemeral port, node {@code pve1}, template 9000, zero latency. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port;
+        private final List<NodeSpec> nodes = new ArrayList<>();
+        private final List<TemplateSpec> templates = new ArrayList<>();
+        private final List<String> pools = new ArrayList<>();
+        private ApiToken token;
+        private Path tlsDir;
+        private Duration latency = Duration.ZERO;
+        private Duration statsLag = Duration.ZERO;
+        private Duration authFailureDelay = Duration.ZERO;
+        private int vmidLower = 100;
+        private int vmidUpper = 1_000_000;
+        private String tokenPool;
+
+        private Builder() {}
+
+        /** {@code HOST:PORT}; port 0 picks a free one. Only loopback hosts make sense for TLS. */
+        public Builder address(String hostPort) {
+            int colon = hostPort.lastIndexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException("address must be HOST:PORT, got \"" + hostPort + "\"");
+            }
+            String h = hostPort.substring(0, colon);
+            this.host = h.isEmpty() ? "127.0.0.1" : h;
+            try {
+                this.port = Integer.parseInt(hostPort.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("address must be HOST:PORT, got \"" + hostPort + "\"");
+            }
+            return this;
+        }
+
+        public Builder port(int p) {
+            this.port = p;
+            return this;
+        }
+
+        /** Adds nodes with the default capacity. */
+        public Builder nodes(String... names) {
+            for (String n : names) {
+                nodes.add(NodeSpec.of(n));
+            }
+            return this;
+        }
+
+        public Builder node(NodeSpec n) {
+            nodes.add(Objects.requireNonNull(n));
+            return this;
+        }
+
+        /** Adds a default template (see {@link TemplateSpec#of}) on the first node. */
+        public Builder templateVmid(int vmid) {
+            templates.add(TemplateSpec.of(vmid, null));
+            return this;
+        }
+
+        public Builder template(TemplateSpec t) {
+            templates.add(Objects.requireNonNull(t));
+            return this;
+        }
+
+        /** Adds an (empty) resource pool. */
+        public Builder pool(String poolId) {
+            pools.add(Objects.requireNonNull(poolId));
+            return this;
+        }
+
+        /** {@code USER@REALM!TOKENID=SECRET}. */
+        public Builder token(String tokenAndSecret) {
+            this.token = ApiToken.parse(tokenAndSecret);
+            return this;
+        }
+
+        public Builder token(ApiToken t) {
+            this.token = Objects.requireNonNull(t);
+            return this;
+        }
+
+        public Builder tlsDir(Path dir) {
+            this.tlsDir = dir;
+            return this;
+        }
+
+        public Builder latency(Duration unit) {
+            this.latency = nonNegative(unit, "latency");
+            return this;
+        }
+
+        public Builder statsLag(Duration lag) {
+            this.statsLag = nonNegative(lag, "statsLag");
+            return this;
+        }
+
+        public Builder authFailureDelay(Duration d) {
+            this.authFailureDelay = nonNegative(d, "authFailureDelay");
+            return this;
+        }
+
+        public Builder vmidRange(int lower, int upperExclusive) {
+            this.vmidLower = lower;
+            this.vmidUpper = upperExclusive;
+            return this;
+        }
+
+        /**
+         * Limits the token to the VMs of {@code pool} (which must also be added with {@link #pool}),
+         * as with Proxmox's recommended least-privilege setup: other VMIDs, existing or not, answer
+         * 403 {@code Permission check failed (/vms/<id>, <privilege>)} and are left out of
+         * {@code /cluster/resources}; a clone must name the pool, and its VM becomes visible only when
+         * the clone task ends. Templates stay readable and clonable, as if granted directly.
+         */
+        public Builder poolScopedToken(String pool) {
+            this.tokenPool = Objects.requireNonNull(pool);
+            return this;
+        }
+
+        public SimulatorConfig build() {
+            return new SimulatorConfig(this);
+        }
+
+        private static Duration nonNegative(Duration d, String what) {
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException(what + " must be a non-negative duration");
+            }
+            return d;
+        }
+    }
+}
