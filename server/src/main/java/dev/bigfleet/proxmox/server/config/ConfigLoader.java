@@ -8,6 +8,7 @@ import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.api.PriceList;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.server.backend.BackendRegistry;
+import dev.bigfleet.proxmox.server.engine.OrphanPolicy;
 import dev.bigfleet.proxmox.server.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
@@ -44,6 +45,10 @@ public final class ConfigLoader {
         TransitionTimeouts timeouts = timeouts(f);
         Duration reconcile = duration("--reconcile-interval", f.reconcileInterval);
         Duration shutdownGrace = duration("--shutdown-grace", f.shutdownGrace);
+        Duration orphanGrace = duration("--orphan-grace", f.orphanGrace);
+        if (orphanGrace.isNegative()) {
+            throw new ConfigException("--orphan-grace: must not be negative");
+        }
         if (shutdownGrace.isNegative()) {
             throw new ConfigException("--shutdown-grace: must not be negative");
         }
@@ -71,7 +76,8 @@ public final class ConfigLoader {
                 : Optional.of(ListenAddress.parse("--metrics-addr", f.metricsAddr));
         return new ProviderConfig(grpc, http, provider, backendName, factory, options, nodes, catalog,
                 List.copyOf(offerings), prices, timeouts, reconcile.isNegative() ? Duration.ZERO : reconcile,
-                shutdownGrace, f.reflection, tls, statePath);
+                shutdownGrace, f.reflection, tls, statePath,
+                new OrphanPolicy(orphanGrace, f.reapOrphans, timeouts.of(TransitionKind.DELETE)));
     }
 
     private static PriceList prices(ProviderFlags f) throws ConfigException {

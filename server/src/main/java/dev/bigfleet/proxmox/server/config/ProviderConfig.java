@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.server.config;
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.api.PriceList;
+import dev.bigfleet.proxmox.server.engine.OrphanPolicy;
 import dev.bigfleet.proxmox.server.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
@@ -28,7 +29,8 @@ public record ProviderConfig(
         Duration shutdownGrace,
         boolean reflection,
         Optional<GrpcTls> tls,
-        Optional<Path> statePath) {
+        Optional<Path> statePath,
+        OrphanPolicy orphans) {
 
     /** How the gRPC listener is secured, for the startup log line. */
     public String security() {

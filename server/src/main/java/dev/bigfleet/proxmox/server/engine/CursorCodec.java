@@ -3,7 +3,6 @@ package dev.bigfleet.proxmox.server.engine;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.OptionalLong;
 import javax.crypto.Mac;
@@ -21,12 +20,6 @@ public final class CursorCodec {
 
     public CursorCodec(byte[] key) {
         this.key = new SecretKeySpec(key.clone(), "HmacSHA256");
-    }
-
-    public static CursorCodec withRandomKey() {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        return new CursorCodec(key);
     }
 
     public byte[] encode(long revision) {

@@ -20,6 +20,9 @@ public interface EngineObserver {
     /** A mutation was refused by the fence. */
     default void fenced(TransitionKind kind) {}
 
+    /** The reconciler destroyed VMs that no live machine owned. */
+    default void orphansReaped(int count) {}
+
     /**
      * A machine was added ({@code before} null) or changed; gauges by state, zone and type follow
      * from these.

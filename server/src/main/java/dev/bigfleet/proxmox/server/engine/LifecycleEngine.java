@@ -124,6 +124,30 @@ public final class LifecycleEngine {
         return writes.size();
     }
 
+    /**
+     * Fails a stable machine the substrate lost, unless it changed since {@code seen} was read.
+     *
+     * @return whether it was failed
+     */
+    public boolean failIfUnchanged(Machine seen, String error) throws StoreFailure {
+        MachineEntry entry = machines.get(seen.id());
+        if (entry == null) {
+            return false;
+        }
+        entry.lock.lock();
+        try {
+            Machine current = entry.snapshot();
+            if (!current.equals(seen)) {
+                return false;
+            }
+            log.warn("machine {} failed: {}", current.id(), error);
+            commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of());
+            return true;
+        } finally {
+            entry.lock.unlock();
+        }
+    }
+
     /** Removes a Speculative machine that no offering backs any more. */
     public boolean retire(String id) throws StoreFailure {
         MachineEntry entry = machines.get(id);

@@ -63,7 +63,11 @@ public final class TransitionWork {
             throws BackendException {
         VmTarget target = target(m);
         backend.ensureRunning(target, context);
-        backend.applyBootstrap(new BootstrapSpec(target, m.cluster(), blob), context);
+        try {
+            backend.applyBootstrap(new BootstrapSpec(target, m.cluster(), blob), context);
+        } catch (BackendException e) {
+            throw new BackendException(BlobRedaction.redact(e.getMessage(), blob), e.getCause());
+        }
         if (backend instanceof ReadinessGate) {
             try {
                 ((ReadinessGate) backend).awaitNodeReady(target, m.cluster(), context);

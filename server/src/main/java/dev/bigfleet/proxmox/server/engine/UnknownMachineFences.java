@@ -28,10 +28,6 @@ final class UnknownMachineFences {
         marks.put(key(shardId, machineId), mark);
     }
 
-    synchronized FenceMark remove(String shardId, String machineId) {
-        return marks.remove(key(shardId, machineId));
-    }
-
     private static String key(String shardId, String machineId) {
         return shardId.length() + ":" + shardId + machineId;
     }

@@ -14,19 +14,14 @@ import dev.bigfleet.proxmox.server.ProviderMain;
 import dev.bigfleet.proxmox.server.RunningProvider;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import io.grpc.StatusRuntimeException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Figures for durable state (BENCHMARKS.md): acknowledged mutations per second with 64 callers at
@@ -41,10 +36,16 @@ public final class StateBenchmark {
     public static void main(String[] args) throws Exception {
         int seconds = Integer.getInteger("bench.seconds", 15);
         Path dir = Files.createTempDirectory("state-bench");
+        double engineSmall = EngineThroughput.measure(dir.resolve("engine-small.db"), 1_000, CALLERS, seconds);
+        double engineLarge = EngineThroughput.measure(dir.resolve("engine-large.db"), 100_000, CALLERS, seconds);
+        System.out.printf("engine (no gRPC): mutations/s at   1,000 machines: %,.0f%n", engineSmall);
+        System.out.printf("engine (no gRPC): mutations/s at 100,000 machines: %,.0f (%.0f%% of the 1k figure)%n",
+                engineLarge, 100 * engineLarge / engineSmall);
         double small = throughput(dir.resolve("small.db"), 1_000, seconds);
         double large = throughput(dir.resolve("large.db"), 100_000, seconds);
-        System.out.printf("mutations/s at   1,000 machines: %,.0f%n", small);
-        System.out.printf("mutations/s at 100,000 machines: %,.0f (%.0f%% of the 1k figure)%n", large, 100 * large / small);
+        System.out.printf("gRPC end to end: mutations/s at   1,000 machines: %,.0f%n", small);
+        System.out.printf("gRPC end to end: mutations/s at 100,000 machines: %,.0f (%.0f%% of the 1k figure)%n",
+                large, 100 * large / small);
         restartAndLists(dir.resolve("large.db"));
     }
 
@@ -62,46 +63,7 @@ public final class StateBenchmark {
             CapacityProviderBlockingStub stub = CapacityProviderGrpc.newBlockingStub(channel);
             List<String> ids = stub.list(ListFilter.getDefaultInstance()).getMachinesList().stream()
                     .map(Machine::getId).toList();
-            AtomicLong acked = new AtomicLong();
-            AtomicBoolean measuring = new AtomicBoolean();
-            AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> threads = new ArrayList<>();
-            for (int c = 0; c < CALLERS; c++) {
-                int caller = c;
-                Thread t = new Thread(() -> {
-                    List<String> mine = new ArrayList<>();
-                    for (int i = caller; i < ids.size(); i += CALLERS) {
-                        mine.add(ids.get(i));
-                    }
-                    int[] step = new int[mine.size()];
-                    int at = 0;
-                    while (!stop.get()) {
-                        String id = mine.get(at);
-                        try {
-                            mutate(stub, id, step[at]);
-                            step[at] = (step[at] + 1) % 4;
-                            if (measuring.get()) {
-                                acked.incrementAndGet();
-                            }
-                        } catch (StatusRuntimeException e) {
-                            // still transitional from the last lap: try it on the next one
-                        }
-                        at = (at + 1) % mine.size();
-                    }
-                });
-                t.start();
-                threads.add(t);
-            }
-            Thread.sleep(3_000); // warm-up
-            measuring.set(true);
-            long start = System.nanoTime();
-            Thread.sleep(seconds * 1000L);
-            measuring.set(false);
-            double rate = acked.get() / ((System.nanoTime() - start) / 1e9);
-            stop.set(true);
-            for (Thread t : threads) {
-                t.join();
-            }
+            double rate = LifecycleWalk.measure(ids, CALLERS, seconds, (id, step) -> mutate(stub, id, step));
             channel.shutdownNow();
             return rate;
         }

@@ -27,7 +27,8 @@ class ReconcilerTest {
             catalog, new PriceList(Map.of(), 0.003, 0.0008));
     private final LifecycleEngine engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
             TransitionTimeouts.defaults(), workers, new InMemoryStateStore(), EngineObserver.NONE);
-    private final Reconciler reconciler = new Reconciler(engine, backend, seeder);
+    private final Reconciler reconciler = new Reconciler(engine, backend, seeder,
+            new OrphanPolicy(Duration.ZERO, true, Duration.ofSeconds(5)), EngineObserver.NONE);
 
     @AfterEach
     void stop() {
@@ -50,6 +51,8 @@ class ReconcilerTest {
         engine.addMachines(seeder.inventory(List.of()));
         backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/007"), "n1", 140, true));
         assertThat(reconciler.runOnce().added()).isEqualTo(1);
+        backend.managed.clear();
+        backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/007"), "n1", 140, true));
         Machine adopted = engine.get("proxmox/OnDemand/pve.small/n1/007").orElseThrow();
         assertThat(adopted.state()).isEqualTo(MachineState.IDLE);
         assertThat(adopted.instanceType()).isEqualTo("pve.small");
@@ -58,7 +61,48 @@ class ReconcilerTest {
 
         long revision = engine.revision();
         Reconciler.Pass quiet = reconciler.runOnce();
-        assertThat(quiet).isEqualTo(new Reconciler.Pass(0, 0));
+        assertThat(quiet).isEqualTo(new Reconciler.Pass(0, 0, 0, 0));
         assertThat(engine.revision()).isEqualTo(revision);
+    }
+
+    @Test
+    void aMachineWhoseVmVanishedFailsOnTheSecondPassNamingTheHost() throws Exception {
+        engine.addMachines(seeder.inventory(List.of()));
+        String id = "proxmox/OnDemand/pve.small/n1/000";
+        engine.mutate(MutationRequest.create(id, dev.bigfleet.proxmox.api.FenceToken.NONE));
+        org.awaitility.Awaitility.await().until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
+        String host = engine.get(id).orElseThrow().host().ref();
+        backend.managed.add(new ManagedVm(Optional.of(id), "n1", engine.get(id).orElseThrow().host().vmid(), true));
+        assertThat(reconciler.runOnce().failedMissing()).isZero();
+
+        backend.managed.clear(); // destroyed out of band
+        assertThat(reconciler.runOnce().failedMissing()).as("one odd listing is not enough").isZero();
+        assertThat(engine.get(id).orElseThrow().state()).isEqualTo(MachineState.IDLE);
+        assertThat(reconciler.runOnce().failedMissing()).isEqualTo(1);
+        Machine failed = engine.get(id).orElseThrow();
+        assertThat(failed.state()).isEqualTo(MachineState.FAILED);
+        assertThat(failed.lastError()).contains(host).contains("gone");
+    }
+
+    @Test
+    void vmsWithoutALiveOwnerAreDestroyedAfterTheGrace() throws Exception {
+        engine.addMachines(seeder.inventory(List.of()));
+        // no machine id at all, and one whose machine is Speculative (its Create never finished in time)
+        backend.managed.add(new ManagedVm(Optional.empty(), "n1", 150, true));
+        backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/001"), "n1", 151, false));
+        assertThat(reconciler.runOnce().reaped()).isEqualTo(2);
+        assertThat(backend.destroyed).containsExactlyInAnyOrder(150L, 151L);
+
+        ScriptedBackend quiet = new ScriptedBackend();
+        quiet.managed.add(new ManagedVm(Optional.empty(), "n1", 152, true));
+        Reconciler logOnly = new Reconciler(engine, quiet, seeder,
+                new OrphanPolicy(Duration.ZERO, false, Duration.ofSeconds(5)), EngineObserver.NONE);
+        assertThat(logOnly.runOnce().reaped()).isZero();
+        assertThat(quiet.destroyed).isEmpty();
+
+        Reconciler patient = new Reconciler(engine, quiet, seeder,
+                new OrphanPolicy(Duration.ofMinutes(10), true, Duration.ofSeconds(5)), EngineObserver.NONE);
+        assertThat(patient.runOnce().reaped()).as("within the grace").isZero();
+        assertThat(quiet.destroyed).isEmpty();
     }
 }

@@ -32,6 +32,7 @@ final class ScriptedBackend implements ProxmoxBackend {
     final CountDownLatch release = new CountDownLatch(1);
     final Map<String, byte[]> blobs = new ConcurrentHashMap<>();
     final List<ManagedVm> managed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<Long> destroyed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     void script(String machineId, Script script) {
         scripts.put(machineId, script);
@@ -89,6 +90,7 @@ final class ScriptedBackend implements ProxmoxBackend {
     @Override
     public void destroy(VmTarget target, OperationContext context) throws BackendException {
         act(target.machineId(), context);
+        destroyed.add(target.vmid());
     }
 
     @Override
