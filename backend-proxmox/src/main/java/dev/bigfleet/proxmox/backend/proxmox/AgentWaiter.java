@@ -1,0 +1,50 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Waits until a VM's guest agent answers a ping. Everything that can clear on its own ("agent is
+ * not running", "VM is not running" right after a start, agent timeouts, transient API errors)
+ * means "not yet"; a config without the agent, a vanished VM or a refused token end the wait.
+ */
+final class AgentWaiter {
+    private final PveClient api;
+    private final Duration timeout;
+
+    AgentWaiter(PveClient api, Duration timeout) {
+        this.api = api;
+        this.timeout = timeout;
+    }
+
+    void await(String node, long vmid, OperationContext context) throws BackendException {
+        Instant start = Instant.now();
+        Pacer pacer = new Pacer(Duration.ofMillis(250), Duration.ofSeconds(2), start.plus(timeout), context);
+        String last = "no answer yet";
+        while (true) {
+            try {
+                api.agentPing(node, vmid);
+                return;
+            } catch (PveApiException e) {
+                if (fatal(e)) {
+                    throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": " + e.getMessage(), e);
+                }
+                last = e.getMessage();
+            }
+            if (!pacer.pause()) {
+                throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": no answer after "
+                        + Duration.between(start, Instant.now()).toSeconds() + "s (--agent-timeout " + timeout.toSeconds()
+                        + "s; last: " + last + ")");
+            }
+        }
+    }
+
+    static boolean fatal(PveApiException e) {
+        return e.mentions("no qemu guest agent configured") || e.vmMissing() || e.isStatus(401) || e.isStatus(403)
+                || e.kind() == PveApiException.Kind.TLS || e.kind() == PveApiException.Kind.INTERRUPTED;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.ExecStatus;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Configure's guest side: writes the blob to {@code --bootstrap-path} (mode 0600, in chunks the
+ * agent accepts), runs {@code --bootstrap-exec} on it, and deletes it whatever happened. A hook
+ * that exits non-zero fails the Configure with its exit code and at most 2 KiB of its stderr,
+ * scrubbed of the blob. The blob itself is never logged or put in a message.
+ */
+final class BootstrapDelivery {
+    /** Raw bytes per file-write: base64 of 46080 bytes is exactly the agent's 61440-character limit. */
+    static final int CHUNK_BYTES = 46080;
+    private static final Duration HELPER_LIMIT = Duration.ofSeconds(60);
+    private static final Logger log = LoggerFactory.getLogger(BootstrapDelivery.class);
+
+    private final PveClient api;
+    private final GuestExec exec;
+    private final String path;
+    private final List<String> hookArgv;
+
+    BootstrapDelivery(PveClient api, GuestExec exec, String path, List<String> bootstrapExec) {
+        this.api = api;
+        this.exec = exec;
+        this.path = path;
+        this.hookArgv = GuestScripts.hook(bootstrapExec, path);
+    }
+
+    void deliver(OwnedVm vm, byte[] blob, Redactor redactor, OperationContext context) throws BackendException {
+        Redactor scrub = redactor.withBlob(blob);
+        List<byte[]> chunks = chunks(blob);
+        List<String> parts = new ArrayList<>();
+        if (chunks.size() > 1) {
+            for (int i = 0; i < chunks.size(); i++) {
+                parts.add(path + ".part-" + i);
+            }
+        }
+        List<String> files = parts.isEmpty() ? List.of(path) : parts;
+        List<String> created = new ArrayList<>(files);
+        if (!parts.isEmpty()) {
+            created.add(path);
+        }
+        String what = "bootstrap VM " + vm.ref();
+        try {
+            helper(vm, GuestScripts.prepare(files), what + ": create " + path, scrub, context);
+            for (int i = 0; i < chunks.size(); i++) {
+                if (chunks.get(i).length == 0) {
+                    continue;
+                }
+                try {
+                    api.agentFileWrite(vm.node(), vm.vmid(), files.get(i), Base64.getEncoder().encodeToString(chunks.get(i)));
+                } catch (PveApiException e) {
+                    throw new BackendException(what + ": write " + files.get(i) + " (" + (i + 1) + "/" + chunks.size()
+                            + "): " + scrub.scrub(e.getMessage()), e);
+                }
+            }
+            if (!parts.isEmpty()) {
+                helper(vm, GuestScripts.assemble(path, parts), what + ": assemble " + path, scrub, context);
+            }
+            String hook = String.join(" ", hookArgv);
+            ExecStatus status = exec.run(vm.node(), vm.vmid(), hookArgv, context.remaining(), what + ": run " + hook,
+                    context);
+            if (!status.succeeded()) {
+                throw new BackendException("bootstrap hook \"" + hook + "\" on VM " + vm.ref() + " "
+                        + GuestExec.failure(status, scrub));
+            }
+        } finally {
+            removeQuietly(vm, created, scrub, context);
+        }
+    }
+
+    private void helper(OwnedVm vm, List<String> argv, String what, Redactor scrub, OperationContext context)
+            throws BackendException {
+        ExecStatus status = exec.run(vm.node(), vm.vmid(), argv, HELPER_LIMIT, what, context);
+        if (!status.succeeded()) {
+            throw new BackendException(what + ": " + GuestExec.failure(status, scrub));
+        }
+    }
+
+    /** The blob must not stay in the guest; a failure to delete it is logged, not fatal. */
+    private void removeQuietly(OwnedVm vm, List<String> files, Redactor scrub, OperationContext context) {
+        try {
+            ExecStatus status = exec.run(vm.node(), vm.vmid(), GuestScripts.remove(files), HELPER_LIMIT,
+                    "delete bootstrap file on VM " + vm.ref(), context);
+            if (!status.succeeded()) {
+                log.warn("could not delete the bootstrap file {} on VM {}: {}", path, vm.ref(),
+                        GuestExec.failure(status, scrub));
+            }
+        } catch (BackendException | RuntimeException e) {
+            log.warn("could not delete the bootstrap file {} on VM {}: {}", path, vm.ref(), scrub.scrub(String.valueOf(
+                    e.getMessage())));
+        }
+    }
+
+    static List<byte[]> chunks(byte[] blob) {
+        List<byte[]> out = new ArrayList<>();
+        for (int from = 0; from < blob.length; from += CHUNK_BYTES) {
+            out.add(Arrays.copyOfRange(blob, from, Math.min(blob.length, from + CHUNK_BYTES)));
+        }
+        if (out.isEmpty()) {
+            out.add(new byte[0]);
+        }
+        return out;
+    }
+}

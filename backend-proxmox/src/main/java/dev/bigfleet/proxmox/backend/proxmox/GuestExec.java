@@ -1,0 +1,74 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.ExecStatus;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Runs a program in the guest through the agent and waits for it, polling the exit status soon
+ * and then with growing pauses (not every 100 ms for minutes), within a limit and the deadline.
+ */
+final class GuestExec {
+    private final PveClient api;
+
+    GuestExec(PveClient api) {
+        this.api = api;
+    }
+
+    /**
+     * @param what how failures are prefixed, e.g. {@code run bootstrap on VM pve1/105}
+     * @param limit how long the program may run
+     * @return the final status; the caller decides what a non-zero exit means
+     */
+    ExecStatus run(String node, long vmid, List<String> argv, Duration limit, String what, OperationContext context)
+            throws BackendException {
+        long pid;
+        try {
+            pid = api.agentExec(node, vmid, argv);
+        } catch (PveApiException e) {
+            throw new BackendException(what + ": agent exec: " + e.getMessage(), e);
+        }
+        long start = System.nanoTime();
+        Pacer pacer = new Pacer(Duration.ofMillis(100), Duration.ofSeconds(2), Instant.now().plus(limit), context);
+        boolean answerLost = false;
+        while (true) {
+            if (!pacer.pause()) {
+                throw new BackendException(what + ": still running after " + Duration.ofNanos(System.nanoTime() - start)
+                        .toSeconds() + "s (limit " + limit.toSeconds() + "s or the transition deadline)");
+            }
+            ExecStatus status;
+            try {
+                status = api.agentExecStatus(node, vmid, pid);
+            } catch (PveApiException e) {
+                if (e.outcomeUnknown() && !answerLost) {
+                    // the agent may have reported the exit in the answer we lost; ask once more
+                    answerLost = true;
+                    continue;
+                }
+                if (answerLost && e.mentions("invalid parameter")) {
+                    throw new BackendException(what + ": the exit status was lost (the answer carrying it did not"
+                            + " arrive and the guest agent has forgotten pid " + pid + ")", e);
+                }
+                throw new BackendException(what + ": agent exec-status: " + e.getMessage(), e);
+            }
+            if (status.exited()) {
+                return status;
+            }
+        }
+    }
+
+    /** {@code exited with code 1: <stderr tail>} or {@code killed by signal 9}. */
+    static String failure(ExecStatus status, Redactor redactor) {
+        String detail = status.err().isBlank() ? status.out() : status.err();
+        String head = status.signal().isPresent()
+                ? "killed by signal " + status.signal().getAsInt()
+                : "exited with code " + status.exitCode().orElse(-1);
+        String tail = GuestOutput.tail(redactor.scrub(detail));
+        return tail.isEmpty() ? head : head + ": " + tail;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The command lines run in the guest besides the operator's bootstrap hook. Paths are always
+ * absolute (so never read as options) and single-quoted into the scripts, so no path can inject
+ * shell syntax.
+ */
+final class GuestScripts {
+    private GuestScripts() {}
+
+    /**
+     * Creates the files empty with mode 0600 before the agent writes into them: the agent creates
+     * new files world-readable, but rewriting an existing file keeps its mode, so the secret is
+     * never readable by anyone but root.
+     */
+    static List<String> prepare(List<String> files) {
+        String script = "umask 077 && " + files.stream()
+                .map(f -> "rm -f " + quote(f) + " && : > " + quote(f))
+                .collect(Collectors.joining(" && "));
+        return List.of("/bin/sh", "-c", script);
+    }
+
+    /** Concatenates the parts into {@code path} (created 0600) and removes the parts. */
+    static List<String> assemble(String path, List<String> parts) {
+        String list = parts.stream().map(GuestScripts::quote).collect(Collectors.joining(" "));
+        String script = "umask 077 && rm -f " + quote(path) + " && cat " + list + " > " + quote(path) + " && rm -f " + list;
+        return List.of("/bin/sh", "-c", script);
+    }
+
+    static List<String> remove(List<String> files) {
+        List<String> argv = new ArrayList<>(List.of("rm", "-f"));
+        argv.addAll(files);
+        return argv;
+    }
+
+    /**
+     * {@code kubectl drain} of the guest's own node, bounded by the grace period, its exit code
+     * propagated. kubectl reads {@code --timeout=0s} as "forever", so the bound is at least 1 s.
+     */
+    static List<String> drain(long gracePeriodSeconds) {
+        long timeout = Math.max(1, gracePeriodSeconds);
+        return List.of("/bin/sh", "-c", "kubectl drain \"$(hostname)\" --ignore-daemonsets --delete-emptydir-data"
+                + " --timeout=" + timeout + "s");
+    }
+
+    /** The hook: {@code --bootstrap-exec} parts, then the blob's path. */
+    static List<String> hook(List<String> bootstrapExec, String path) {
+        List<String> argv = new ArrayList<>(bootstrapExec);
+        argv.add(path);
+        return argv;
+    }
+
+    /** POSIX single quoting: {@code '} becomes {@code '\''}. */
+    static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,154 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bigfleet.proxmox.backend.proxmox.client.NodeEntry;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveTransport;
+import dev.bigfleet.proxmox.spi.ApiCallRecorder;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CloneSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.DrainSpec;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import dev.bigfleet.proxmox.spi.NodeStatus;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The real backend: drives a Proxmox VE cluster through {@code /api2/json}. Each operation proves
+ * the VM is the machine's before touching it, and every failure message is scrubbed of the token
+ * secret (and, for Configure, of the blob) before it can become {@code last_error}.
+ */
+public final class ProxmoxApiBackend implements ProxmoxBackend {
+    private final PveClient api;
+    private final ManagedInventory inventory;
+    private final OwnershipGuard guard;
+    private final PowerControl power;
+    private final VmCreator creator;
+    private final BootstrapDelivery bootstrap;
+    private final Drainer drainer;
+    private final VmDestroyer destroyer;
+    private final CapacityGate capacity;
+    private final VerifiedVms verified = new VerifiedVms();
+    private final Redactor redactor;
+
+    ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
+        ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.api = new PveClient(new PveTransport(settings.apiRoot(), settings.token(), settings.trust(), json, recorder,
+                settings.transport()));
+        Markers markers = new Markers(providerLabel);
+        this.redactor = Redactor.of(settings.token().secret().expose());
+        this.inventory = new ManagedInventory(api, markers, settings.pool());
+        this.guard = new OwnershipGuard(api, markers);
+        TaskWaiter tasks = new TaskWaiter(api);
+        AgentWaiter agent = new AgentWaiter(api, settings.agentTimeout());
+        this.power = new PowerControl(api, tasks, agent);
+        this.capacity = new CapacityGate(settings.memoryOvercommit());
+        this.creator = new VmCreator(api, markers, inventory, capacity, new VmidAllocator(api, settings.vmidRange()),
+                new CloneSlots(settings.maxClonesPerNode()), new CloneJournal(), tasks, power, agent, settings.pool(),
+                settings.cloneStorage());
+        GuestExec exec = new GuestExec(api);
+        this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
+        this.drainer = new Drainer(exec);
+        this.destroyer = new VmDestroyer(api, guard, tasks);
+    }
+
+    PveClient api() {
+        return api;
+    }
+
+    @Override
+    public CreatedVm cloneAndStart(CloneSpec spec, OperationContext context) throws BackendException {
+        return scrubbed("create", redactor, () -> creator.create(spec, context));
+    }
+
+    @Override
+    public void ensureRunning(VmTarget target, OperationContext context) throws BackendException {
+        scrubbed("ensure running", redactor, () -> {
+            OwnedVm vm = guard.require("ensure running", target);
+            power.ensureUp(vm.node(), vm.vmid(), context);
+            verified.put(context.operationId(), vm);
+            return null;
+        });
+    }
+
+    @Override
+    public void applyBootstrap(BootstrapSpec spec, OperationContext context) throws BackendException {
+        byte[] blob = spec.bootstrapBlob();
+        Redactor withBlob = redactor.withBlob(blob);
+        scrubbed("configure", withBlob, () -> {
+            OwnedVm vm = ready("configure", spec.target(), context);
+            bootstrap.deliver(vm, blob, redactor, context);
+            return null;
+        });
+    }
+
+    @Override
+    public void drain(DrainSpec spec, OperationContext context) throws BackendException {
+        scrubbed("drain", redactor, () -> {
+            OwnedVm vm = ready("drain", spec.target(), context);
+            drainer.drain(vm, spec.gracePeriodSeconds(), redactor, context);
+            return null;
+        });
+    }
+
+    @Override
+    public void destroy(VmTarget target, OperationContext context) throws BackendException {
+        scrubbed("delete", redactor, () -> {
+            destroyer.destroy(target, context);
+            inventory.forget(target.vmid());
+            capacity.release(target.machineId());
+            return null;
+        });
+    }
+
+    @Override
+    public List<ManagedVm> describeManaged() throws BackendException {
+        return scrubbed("describe", redactor, inventory::describe);
+    }
+
+    @Override
+    public List<NodeStatus> nodes() throws BackendException {
+        return scrubbed("nodes", redactor, () -> {
+            List<NodeEntry> nodes = api.nodes();
+            return nodes.stream()
+                    .map(n -> new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu()))
+                    .toList();
+        });
+    }
+
+    /** The machine's VM, owned and up: as ensureRunning just proved in this operation, or checked now. */
+    private OwnedVm ready(String what, VmTarget target, OperationContext context) throws BackendException {
+        Optional<OwnedVm> recent = verified.get(context.operationId(), target.machineId(), target.vmid());
+        if (recent.isPresent()) {
+            verified.clear(context.operationId(), target.machineId());
+            return recent.get();
+        }
+        OwnedVm vm = guard.require(what, target);
+        power.ensureUp(vm.node(), vm.vmid(), context);
+        return vm;
+    }
+
+    private interface Work<T> {
+        T run() throws BackendException;
+    }
+
+    private static <T> T scrubbed(String what, Redactor redactor, Work<T> work) throws BackendException {
+        try {
+            return work.run();
+        } catch (BackendException e) {
+            String clean = redactor.scrub(String.valueOf(e.getMessage()));
+            String message = clean.startsWith(what + ":") ? clean : what + ": " + clean;
+            // the cause may quote the same text; keep it only when nothing had to be removed
+            throw clean.equals(e.getMessage()) ? new BackendException(message, e.getCause()) : new BackendException(message);
+        } catch (PveApiException e) {
+            throw new BackendException(what + ": " + redactor.scrub(String.valueOf(e.getMessage())));
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Removes secrets from text that leaves the backend (a hook's stderr, an error message): the API
+ * token secret, and the bootstrap blob in full, as base64, line by line, and word by word for
+ * words that look like credentials (a hook that echoes a fragment of its input must not put the
+ * join token into last_error).
+ */
+final class Redactor {
+    static final String MASK = "<redacted>";
+    private static final int MIN_FRAGMENT = 8;
+    /** Blob words at least this long that contain a digit are treated as credentials. */
+    private static final int MIN_SECRET_WORD = 12;
+
+    private final List<String> secrets;
+
+    private Redactor(List<String> secrets) {
+        List<String> sorted = new ArrayList<>(secrets);
+        // longest first, so a fragment never leaves the rest of a longer secret behind
+        sorted.sort(Comparator.comparingInt(String::length).reversed());
+        this.secrets = List.copyOf(sorted);
+    }
+
+    static Redactor of(String tokenSecret) {
+        return new Redactor(List.of(tokenSecret));
+    }
+
+    /** This redactor plus the blob of one Configure. */
+    Redactor withBlob(byte[] blob) {
+        List<String> more = new ArrayList<>(secrets);
+        if (blob.length >= MIN_FRAGMENT) {
+            String text = new String(blob, StandardCharsets.UTF_8);
+            more.add(text);
+            more.add(Base64.getEncoder().encodeToString(blob));
+            for (String line : text.split("\\R")) {
+                String l = line.strip();
+                if (l.length() >= MIN_FRAGMENT) {
+                    more.add(l);
+                }
+            }
+            for (String word : text.split("[\\s\"'=,;]+")) {
+                if (word.length() >= MIN_SECRET_WORD && word.chars().anyMatch(Character::isDigit)) {
+                    more.add(word);
+                }
+            }
+        }
+        return new Redactor(more);
+    }
+
+    String scrub(String text) {
+        String out = text;
+        for (String s : secrets) {
+            if (!s.isEmpty() && out.contains(s)) {
+                out = out.replace(s, MASK);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.backend.proxmox.client.TaskStatus;
+import dev.bigfleet.proxmox.backend.proxmox.client.Upid;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Waits for a Proxmox task (clone, start, stop, destroy) on the node that runs it, polling soon
+ * and then less often, within the transition's deadline.
+ */
+final class TaskWaiter {
+    private final PveClient api;
+
+    TaskWaiter(PveClient api) {
+        this.api = api;
+    }
+
+    /**
+     * @return the finished task's status (check {@link TaskStatus#succeeded()})
+     * @throws BackendException when polling fails, the deadline passes or the transition is cancelled
+     */
+    TaskStatus await(Upid upid, String what, OperationContext context) throws BackendException {
+        Pacer pacer = new Pacer(Duration.ofMillis(200), Duration.ofSeconds(2), Instant.MAX, context);
+        while (true) {
+            TaskStatus status;
+            try {
+                status = api.taskStatus(upid);
+            } catch (PveApiException e) {
+                throw new BackendException(what + ": task status: " + e.getMessage(), e);
+            }
+            if (!status.running()) {
+                return status;
+            }
+            if (!pacer.pause()) {
+                throw new BackendException(what + ": task " + upid.type() + " still running at the transition deadline");
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The ownership record written into a clone's description: the provider label, the machine id
+ * verbatim and the operation that created it, one per line so ids with any printable character
+ * survive. It is what every destructive or secret-bearing action checks first; tags and names
+ * only pick candidates, because they are lossy (lower-cased, shortened).
+ */
+record VmDescription(String provider, String machineId, String operationId) {
+    static final String HEADER = "BigFleet managed VM. Do not edit the lines below.";
+    private static final String PROVIDER = "bigfleet-provider=";
+    private static final String MACHINE = "bigfleet-machine-id=";
+    private static final String OPERATION = "bigfleet-operation-id=";
+
+    VmDescription {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(machineId, "machineId");
+        Objects.requireNonNull(operationId, "operationId");
+    }
+
+    /** Whether a value can be stored on one description line and read back unchanged. */
+    static boolean storable(String value) {
+        return value.chars().noneMatch(c -> c == '\n' || c == '\r') && value.strip().equals(value);
+    }
+
+    String render() {
+        return HEADER + "\n" + PROVIDER + provider + "\n" + MACHINE + machineId + "\n" + OPERATION + operationId;
+    }
+
+    /** Reads the markers back; empty when the text is not a BigFleet description. */
+    static Optional<VmDescription> parse(Optional<String> text) {
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        String provider = null;
+        String machine = null;
+        String operation = "";
+        for (String line : text.get().split("\r?\n")) {
+            if (line.startsWith(PROVIDER) && provider == null) {
+                provider = line.substring(PROVIDER.length());
+            } else if (line.startsWith(MACHINE) && machine == null) {
+                machine = line.substring(MACHINE.length());
+            } else if (line.startsWith(OPERATION)) {
+                operation = line.substring(OPERATION.length()).strip();
+            }
+        }
+        if (provider == null || machine == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new VmDescription(provider, machine, operation));
+    }
+
+    boolean belongsTo(String providerLabel, String machine) {
+        return provider.equals(providerLabel) && machineId.equals(machine);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.backend.proxmox.client.TaskStatus;
+import dev.bigfleet.proxmox.backend.proxmox.client.Upid;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delete: find the VM by VMID, prove it is the machine's, hard-stop it, destroy it with
+ * {@code purge=1} and {@code destroy-unreferenced-disks=1}, and wait. A VM that is already gone,
+ * or vanishes along the way, counts as destroyed.
+ */
+final class VmDestroyer {
+    private static final Logger log = LoggerFactory.getLogger(VmDestroyer.class);
+
+    private final PveClient api;
+    private final OwnershipGuard guard;
+    private final TaskWaiter tasks;
+
+    VmDestroyer(PveClient api, OwnershipGuard guard, TaskWaiter tasks) {
+        this.api = api;
+        this.guard = guard;
+        this.tasks = tasks;
+    }
+
+    /** @return true if a VM was destroyed, false if there was none */
+    boolean destroy(VmTarget target, OperationContext context) throws BackendException {
+        String what = "delete";
+        Optional<OwnedVm> found = guard.find(what, target);
+        if (found.isEmpty()) {
+            log.debug("VM {} of machine {} is already gone", target.hostRef(), target.machineId());
+            return false;
+        }
+        OwnedVm vm = found.get();
+        if (!vm.listing().status().equals("stopped")) {
+            // running, or not yet sampled: a stop of a stopped VM is a harmless no-op
+            if (!stop(vm, context)) {
+                return false;
+            }
+        }
+        Optional<Upid> upid = requestDestroy(vm, context);
+        if (upid.isEmpty()) {
+            return false;
+        }
+        TaskStatus status = tasks.await(upid.get(), "destroy VM " + vm.ref(), context);
+        if (!status.succeeded() && present(vm)) {
+            throw new BackendException("destroy VM " + vm.ref() + ": task failed: " + status.failure());
+        }
+        log.info("destroyed VM {} of machine {}", vm.ref(), vm.machineId());
+        return true;
+    }
+
+    /** @return false when the VM turned out to be gone already */
+    private boolean stop(OwnedVm vm, OperationContext context) throws BackendException {
+        Upid upid;
+        try {
+            upid = api.stop(vm.node(), vm.vmid());
+        } catch (PveApiException e) {
+            if (e.vmMissing()) {
+                return false;
+            }
+            throw new BackendException("stop VM " + vm.ref() + ": " + e.getMessage(), e);
+        }
+        TaskStatus status = tasks.await(upid, "stop VM " + vm.ref(), context);
+        if (!status.succeeded()) {
+            if (!present(vm)) {
+                return false;
+            }
+            throw new BackendException("stop VM " + vm.ref() + ": task failed: " + status.failure());
+        }
+        return true;
+    }
+
+    private Optional<Upid> requestDestroy(OwnedVm vm, OperationContext context) throws BackendException {
+        try {
+            return Optional.of(api.destroy(vm.node(), vm.vmid()));
+        } catch (PveApiException e) {
+            if (e.vmMissing()) {
+                return Optional.empty();
+            }
+            if (e.mentions("is running")) {
+                // its listed status lagged behind a start: stop it, then destroy once more
+                if (!stop(vm, context)) {
+                    return Optional.empty();
+                }
+                try {
+                    return Optional.of(api.destroy(vm.node(), vm.vmid()));
+                } catch (PveApiException again) {
+                    if (again.vmMissing()) {
+                        return Optional.empty();
+                    }
+                    throw new BackendException("destroy VM " + vm.ref() + ": " + again.getMessage(), again);
+                }
+            }
+            throw new BackendException("destroy VM " + vm.ref() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private boolean present(OwnedVm vm) throws BackendException {
+        try {
+            return api.vmResources().stream().anyMatch(r -> r.isQemu() && r.vmid() == vm.vmid());
+        } catch (PveApiException e) {
+            throw new BackendException("delete: re-check VM " + vm.ref() + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.bigfleet.proxmox.backend.proxmox.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The Proxmox VE API calls the provider makes, one typed method each. Failures are
+ * {@link PveApiException}s; transient ones have already been retried where that is safe.
+ */
+public final class PveClient {
+    private final PveTransport transport;
+
+    public PveClient(PveTransport transport) {
+        this.transport = Objects.requireNonNull(transport, "transport");
+    }
+
+    /** {@code GET /version}: the authenticated health probe. */
+    public String version() {
+        JsonNode data = call("GET", "GET /version", "/version", FormParams.none(), CallSafety.REPEATABLE);
+        return Json.textOr(data, "version", "unknown");
+    }
+
+    /** {@code GET /cluster/resources?type=vm}: every VM (qemu and lxc) the token may see. */
+    public List<ClusterResource> vmResources() {
+        return resources(FormParams.builder().add("type", "vm").build());
+    }
+
+    /** {@code GET /cluster/resources}: VMs, nodes, storages and pools in one answer. */
+    public List<ClusterResource> allResources() {
+        return resources(FormParams.none());
+    }
+
+    private List<ClusterResource> resources(FormParams query) {
+        JsonNode data = call("GET", "GET /cluster/resources", "/cluster/resources", query, CallSafety.REPEATABLE);
+        List<ClusterResource> out = new ArrayList<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(ClusterResource.from(n)));
+        }
+        return out;
+    }
+
+    /** {@code GET /nodes}. */
+    public List<NodeEntry> nodes() {
+        JsonNode data = call("GET", "GET /nodes", "/nodes", FormParams.none(), CallSafety.REPEATABLE);
+        List<NodeEntry> out = new ArrayList<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(NodeEntry.from(n)));
+        }
+        return out;
+    }
+
+    /** {@code GET /cluster/nextid}: a snapshot of the lowest free VMID; nothing is reserved. */
+    public long nextId() {
+        JsonNode data = call("GET", "GET /cluster/nextid", "/cluster/nextid", FormParams.none(), CallSafety.REPEATABLE);
+        long id = data.isNumber() ? data.asLong() : Json.leadingNumber(data.asText(), -1);
+        if (id <= 0) {
+            throw PveApiException.transport("GET /cluster/nextid", PveApiException.Kind.MALFORMED,
+                    "the answer is not a VMID", null);
+        }
+        return id;
+    }
+
+    /** {@code GET /pools/{poolid}}: checks the pool exists and is visible. */
+    public void pool(String poolId) {
+        call("GET", "GET /pools/{poolid}", "/pools/" + PathSegment.encode(poolId), FormParams.none(),
+                CallSafety.REPEATABLE);
+    }
+
+    /** {@code POST /nodes/{node}/qemu/{vmid}/clone}; never repeated on an unknown outcome. */
+    public Upid cloneVm(String node, long templateVmid, CloneRequest request) {
+        return task("POST", "POST clone", vm(node, templateVmid) + "/clone", request.params(), CallSafety.ONCE);
+    }
+
+    /** {@code GET …/config}. */
+    public VmConfig config(String node, long vmid) {
+        return VmConfig.from(call("GET", "GET config", vm(node, vmid) + "/config", FormParams.none(),
+                CallSafety.REPEATABLE));
+    }
+
+    /** {@code PUT …/config}: applied synchronously. */
+    public void updateConfig(String node, long vmid, VmSettings settings) {
+        call("PUT", "PUT config", vm(node, vmid) + "/config", settings.params(), CallSafety.REPEATABLE);
+    }
+
+    /** {@code GET …/status/current}. */
+    public VmStatus currentStatus(String node, long vmid) {
+        return VmStatus.from(call("GET", "GET status/current", vm(node, vmid) + "/status/current", FormParams.none(),
+                CallSafety.REPEATABLE));
+    }
+
+    /** {@code POST …/status/start}; a repeat only ends in "already running". */
+    public Upid start(String node, long vmid) {
+        return task("POST", "POST status/start", vm(node, vmid) + "/status/start", FormParams.none(),
+                CallSafety.REPEATABLE);
+    }
+
+    /** {@code POST …/status/stop}: hard power-off; a no-op on a stopped VM. */
+    public Upid stop(String node, long vmid) {
+        return task("POST", "POST status/stop", vm(node, vmid) + "/status/stop", FormParams.none(),
+                CallSafety.REPEATABLE);
+    }
+
+    /** {@code DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1}. */
+    public Upid destroy(String node, long vmid) {
+        FormParams query = FormParams.builder().flag("purge", true).flag("destroy-unreferenced-disks", true).build();
+        return task("DELETE", "DELETE qemu", vm(node, vmid), query, CallSafety.REPEATABLE);
+    }
+
+    /** {@code GET /nodes/{node}/tasks/{upid}/status}, on the node that runs the task. */
+    public TaskStatus taskStatus(Upid upid) {
+        return TaskStatus.from(call("GET", "GET task status", "/nodes/" + PathSegment.encode(upid.node()) + "/tasks/"
+                + PathSegment.encode(upid.value()) + "/status", FormParams.none(), CallSafety.REPEATABLE));
+    }
+
+    /** {@code POST …/agent/ping}: succeeds only when the guest agent answers. */
+    public void agentPing(String node, long vmid) {
+        call("POST", "POST agent/ping", vm(node, vmid) + "/agent/ping", FormParams.none(), CallSafety.REPEATABLE);
+    }
+
+    /**
+     * {@code POST …/agent/file-write} with {@code encode=0}: the content is already base64, so the
+     * guest receives the bytes exactly. Truncates the file; at most 61440 base64 characters.
+     */
+    public void agentFileWrite(String node, long vmid, String file, String base64Content) {
+        FormParams body = FormParams.builder().add("file", file).add("content", base64Content).flag("encode", false)
+                .build();
+        call("POST", "POST agent/file-write", vm(node, vmid) + "/agent/file-write", body, CallSafety.REPEATABLE);
+    }
+
+    /** {@code POST …/agent/exec}: starts the program (no shell) and returns the guest PID. */
+    public long agentExec(String node, long vmid, List<String> command) {
+        FormParams body = FormParams.builder().addAll("command", command).build();
+        JsonNode data = call("POST", "POST agent/exec", vm(node, vmid) + "/agent/exec", body, CallSafety.ONCE);
+        long pid = Json.number(data, "pid", -1);
+        if (pid < 0) {
+            throw PveApiException.transport("POST agent/exec", PveApiException.Kind.MALFORMED, "no pid in the answer",
+                    null);
+        }
+        return pid;
+    }
+
+    /** {@code GET …/agent/exec-status?pid=}; its final answer is consumed, so it is never repeated blindly. */
+    public ExecStatus agentExecStatus(String node, long vmid, long pid) {
+        FormParams query = FormParams.builder().add("pid", pid).build();
+        return ExecStatus.from(call("GET", "GET agent/exec-status", vm(node, vmid) + "/agent/exec-status", query,
+                CallSafety.ONCE));
+    }
+
+    private Upid task(String method, String op, String path, FormParams params, CallSafety safety) {
+        JsonNode data = call(method, op, path, params, safety);
+        return Upid.parse(op, data.asText(""));
+    }
+
+    private JsonNode call(String method, String op, String path, FormParams params, CallSafety safety) {
+        return transport.call(new ApiCall(method, op, path, params, safety));
+    }
+
+    private static String vm(String node, long vmid) {
+        return "/nodes/" + PathSegment.encode(node) + "/qemu/" + vmid;
+    }
+}

@@ -1,0 +1,268 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bigfleet.proxmox.pvesim.ExecResult;
+import dev.bigfleet.proxmox.pvesim.ForeignVm;
+import dev.bigfleet.proxmox.pvesim.NodeSpec;
+import dev.bigfleet.proxmox.pvesim.PowerState;
+import dev.bigfleet.proxmox.pvesim.TaskKind;
+import dev.bigfleet.proxmox.pvesim.VmView;
+import dev.bigfleet.proxmox.spi.BackendContext;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BackendOptions;
+import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.DrainSpec;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** How the real backend copes with a misbehaving cluster, proven against the simulator's faults. */
+class FaultsAgainstSimulatorTest {
+    private SimCluster cluster;
+    private ProxmoxBackend backend;
+    private final CountingRecorder calls = new CountingRecorder();
+
+    private ProxmoxBackend start(Map<String, String> overrides) throws Exception {
+        cluster = SimCluster.start();
+        backend = cluster.backend("proxmox", overrides, calls);
+        return backend;
+    }
+
+    @AfterEach
+    void stop() {
+        if (backend != null) {
+            backend.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @AfterAll
+    static void nothingSecretWasLogged() {
+        Leaks.assertNoneLogged();
+    }
+
+    private List<VmView> clones() {
+        return cluster.sim.vms().stream().filter(v -> !v.template()).toList();
+    }
+
+    private static BackendException failure(ThrowingCall call) {
+        try {
+            call.run();
+        } catch (BackendException e) {
+            Leaks.assertNoSecret(e.getMessage());
+            return e;
+        } catch (Exception e) {
+            throw new AssertionError("expected a BackendException, got " + e, e);
+        }
+        throw new AssertionError("expected a BackendException, but the call succeeded");
+    }
+
+    private interface ThrowingCall {
+        void run() throws Exception;
+    }
+
+    @Test
+    void aFailedCloneTaskFailsTheCreateAndLeavesNoVm() throws Exception {
+        start(Map.of());
+        cluster.sim.faults().failTasks(TaskKind.CLONE, 1);
+        String id = "proxmox/OnDemand/pve.small/pve1/000";
+
+        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id)));
+
+        assertThat(e.getMessage()).startsWith("create: clone template 9000 -> node pve1: task failed:")
+                .contains("clone failed: simulated failure");
+        assertThat(clones()).isEmpty();
+    }
+
+    @Test
+    void anAgentThatNeverAnswersFailsTheCreateAfterTheAgentTimeout() throws Exception {
+        start(Map.of("agent-timeout", "2s"));
+        cluster.sim.faults().agentNeverUpForNewVms(true);
+        String id = "proxmox/OnDemand/pve.small/pve1/001";
+
+        long t0 = System.nanoTime();
+        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id)));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(20));
+        assertThat(e.getMessage()).contains("wait for guest agent on VM pve1/").contains("--agent-timeout 2s")
+                .contains("QEMU guest agent is not running");
+    }
+
+    @Test
+    void aHookThatExitsNonZeroFailsConfigureWithItsCodeAndStderrAndTheBlobIsStillDeleted() throws Exception {
+        start(Map.of());
+        String id = "proxmox/OnDemand/pve.small/pve1/002";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        String noisy = "x".repeat(5000) + " join failed: token " + "abcdef.0123456789abcdef" + " rejected";
+        cluster.sim.faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(1, "", noisy));
+
+        BackendException e = failure(() -> backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), TestOperation.of(id)));
+
+        assertThat(e.getMessage())
+                .startsWith("configure: bootstrap hook \"/bin/sh /run/bigfleet-bootstrap\" on VM pve1/" + vm.vmid()
+                        + " exited with code 1: …")
+                .endsWith("join failed: token " + Redactor.MASK + " rejected");
+        assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length).isLessThan(2300);
+        VmView after = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        assertThat(after.files()).doesNotContainKey("/run/bigfleet-bootstrap");
+        assertThat(after.execs().get(after.execs().size() - 1).argv()).startsWith("rm", "-f");
+    }
+
+    @Test
+    void transientServerErrorsAreRetriedThenSucceed() throws Exception {
+        start(Map.of());
+        cluster.sim.faults().failRequests("GET", "/cluster/resources", 2, 500, "got timeout");
+        cluster.sim.faults().failRequests("POST", "/nodes/pve1/qemu/9000/clone", 1, 500, "can't lock file"
+                + " '/var/lock/qemu-server/lock-9000.conf' - got timeout");
+        cluster.sim.faults().failRequests("PUT", "/nodes/pve1/qemu/\\d+/config", 1, 595, "");
+        cluster.sim.faults().failRequests("GET", "/nodes/pve1/tasks/.*/status", 2, 503, "busy");
+        String id = "proxmox/OnDemand/pve.small/pve1/003";
+
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+
+        assertThat(clones()).singleElement().satisfies(v -> assertThat(v.vmid()).isEqualTo((int) vm.vmid()));
+        assertThat(calls.failures()).isGreaterThanOrEqualTo(6);
+    }
+
+    @Test
+    void aCloneWhoseAnswerIsLostIsFoundInsteadOfClonedTwice() throws Exception {
+        start(Map.of());
+        cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/9000/clone", 1);
+        String id = "proxmox/OnDemand/pve.small/pve1/004";
+
+        CreatedVm first = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm retried = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+
+        assertThat(retried).isEqualTo(first);
+        assertThat(clones()).hasSize(1);
+    }
+
+    @Test
+    void aVmidTakenByAnotherClientIsRetriedWithAnotherOne() throws Exception {
+        start(Map.of());
+        cluster.sim.faults().stealNextVmid();
+        String id = "proxmox/OnDemand/pve.small/pve1/005";
+
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+
+        assertThat(clones()).hasSize(2);
+        VmView ours = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        assertThat(ours.description()).contains("bigfleet-machine-id=" + id);
+    }
+
+    @Test
+    void aVmidRangeIsHonoured() throws Exception {
+        start(Map.of("vmid-range", "5000-5001"));
+        String a = "proxmox/OnDemand/pve.small/pve1/006";
+        String b = "proxmox/OnDemand/pve.small/pve2/006";
+        String c = "proxmox/OnDemand/pve.small/pve1/007";
+
+        assertThat(backend.cloneAndStart(SimCluster.clone(a, "pve1"), TestOperation.of(a)).vmid()).isEqualTo(5000);
+        assertThat(backend.cloneAndStart(SimCluster.clone(b, "pve2"), TestOperation.of(b)).vmid()).isEqualTo(5001);
+        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve1"), TestOperation.of(c)));
+        assertThat(e.getMessage()).contains("no free VMID left in --vmid-range 5000-5001");
+    }
+
+    @Test
+    void aNodeWithoutTheMemoryOrOfflineFailsTheCreateFast() throws Exception {
+        cluster = SimCluster.start(b -> b.node(NodeSpec.of("pve3").withCapacity(4, 6L << 30)));
+        backend = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox",
+                List.of("pve1", "pve2", "pve3"), SimCluster.CATALOG, SimCluster.offerings(),
+                new BackendOptions(cluster.options()), calls));
+        String a = "proxmox/OnDemand/pve.small/pve3/000";
+        String b = "proxmox/OnDemand/pve.small/pve3/001";
+        backend.cloneAndStart(SimCluster.clone(a, "pve3"), TestOperation.of(a));
+
+        BackendException full = failure(() -> backend.cloneAndStart(SimCluster.clone(b, "pve3"), TestOperation.of(b)));
+        assertThat(full.getMessage()).contains("node pve3 has no room for pve.small (4096 MiB)")
+                .contains("--memory-overcommit 1.0");
+
+        cluster.sim.faults().nodeOnline("pve2", false);
+        String c = "proxmox/OnDemand/pve.small/pve2/000";
+        BackendException offline = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve2"), TestOperation.of(c)));
+        assertThat(offline.getMessage()).isEqualTo("create: node pve2 is offline");
+    }
+
+    @Test
+    void aFailingDrainFailsWithItsExitCode() throws Exception {
+        start(Map.of());
+        String id = "proxmox/OnDemand/pve.small/pve1/008";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        cluster.sim.faults().execsMatching("kubectl drain", ExecResult.exit(1, "",
+                "error: cannot evict pod as it would violate the pod's disruption budget"));
+
+        BackendException e = failure(() -> backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5),
+                TestOperation.of(id)));
+
+        assertThat(e.getMessage()).isEqualTo("drain: kubectl drain on VM pve1/" + vm.vmid() + " exited with code 1:"
+                + " error: cannot evict pod as it would violate the pod's disruption budget");
+    }
+
+    @Test
+    void aVmDestroyedOutOfBandFailsConfigureAndDrainAndDeleteSucceeds() throws Exception {
+        start(Map.of());
+        String id = "proxmox/OnDemand/pve.small/pve1/009";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        cluster.sim.faults().destroyVm((int) vm.vmid());
+        VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+
+        BackendException e = failure(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB),
+                TestOperation.of(id)));
+        assertThat(e.getMessage()).isEqualTo("configure: VM pve1/" + vm.vmid() + " of machine " + id
+                + " no longer exists (destroyed outside the provider?)");
+        failure(() -> backend.drain(new DrainSpec(target, "c", 5), TestOperation.of(id)));
+        backend.destroy(target, TestOperation.of(id));
+        assertThat(backend.describeManaged()).isEmpty();
+    }
+
+    @Test
+    void aVmidReusedByAForeignVmIsNeverTouched() throws Exception {
+        start(Map.of());
+        String id = "proxmox/OnDemand/pve.small/pve1/010";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        cluster.sim.faults().destroyVm((int) vm.vmid());
+        cluster.sim.faults().createForeignVm(ForeignVm.of((int) vm.vmid(), "pve1").withPower(PowerState.RUNNING)
+                .withDescription("database server, do not touch"));
+        cluster.sim.clearRequests();
+        VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+
+        for (ThrowingCall call : List.<ThrowingCall>of(
+                () -> backend.ensureRunning(target, TestOperation.of(id)),
+                () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), TestOperation.of(id)),
+                () -> backend.drain(new DrainSpec(target, "c", 5), TestOperation.of(id)),
+                () -> backend.destroy(target, TestOperation.of(id)))) {
+            assertThat(failure(call).getMessage()).contains("VM pve1/" + vm.vmid() + " is not machine " + id + "'s")
+                    .contains("left untouched");
+        }
+
+        VmView foreign = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        assertThat(foreign.running()).isTrue();
+        assertThat(foreign.execs()).isEmpty();
+        assertThat(foreign.files()).isEmpty();
+        assertThat(cluster.sim.requests()).allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+    }
+
+    @Test
+    void anUnreachableClusterFailsFastOnceTheCircuitOpens() throws Exception {
+        start(Map.of());
+        cluster.sim.close();
+        for (int i = 0; i < 3; i++) {
+            failure(() -> backend.describeManaged());
+        }
+        long t0 = System.nanoTime();
+        BackendException e = failure(() -> backend.describeManaged());
+        assertThat(e.getMessage()).contains("unreachable");
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));
+    }
+}

@@ -1,0 +1,244 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bigfleet.proxmox.pvesim.ForeignVm;
+import dev.bigfleet.proxmox.pvesim.GuestFile;
+import dev.bigfleet.proxmox.pvesim.PowerState;
+import dev.bigfleet.proxmox.pvesim.VmView;
+import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.DrainSpec;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Create, Configure, Drain and Delete of the real backend against the simulator, over HTTPS. */
+class LifecycleAgainstSimulatorTest {
+    private SimCluster cluster;
+    private CountingRecorder calls;
+    private ProxmoxBackend backend;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = SimCluster.start();
+        calls = new CountingRecorder();
+        backend = cluster.backend("proxmox", calls);
+    }
+
+    @AfterEach
+    void stop() {
+        backend.close();
+        cluster.close();
+    }
+
+    @AfterAll
+    static void nothingSecretWasLogged() {
+        Leaks.assertNoneLogged();
+    }
+
+    private VmView vm(long vmid) {
+        return cluster.sim.vm((int) vmid).orElseThrow(() -> new AssertionError("no VM " + vmid));
+    }
+
+    @Test
+    void createClonesAMarkedSizedRunningVmWithItsAgentUp() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve2/000";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve2"), TestOperation.of(id));
+
+        VmView vm = vm(created.vmid());
+        assertThat(created.node()).isEqualTo("pve2");
+        assertThat(vm.node()).isEqualTo("pve2");
+        assertThat(vm.running()).isTrue();
+        assertThat(vm.agentUp()).isTrue();
+        assertThat(vm.name()).isEqualTo("bigfleet-pve-small-proxmox-OnDemand-pve-small-pve2-000");
+        assertThat(vm.tags()).contains("bigfleet", "bigfleet-p-proxmox", "bigfleet-m-proxmox-ondemand-pve.small-pve2-000");
+        assertThat(VmDescription.parse(Optional.ofNullable(vm.description())))
+                .hasValueSatisfying(d -> {
+                    assertThat(d.provider()).isEqualTo("proxmox");
+                    assertThat(d.machineId()).isEqualTo(id);
+                    assertThat(d.operationId()).startsWith("op-");
+                });
+        assertThat(vm.cores()).isEqualTo(2);
+        assertThat(vm.memoryMib()).isEqualTo(4096);
+        assertThat(String.valueOf(vm.config().get("agent"))).isEqualTo("1");
+        assertThat(vm.pool()).isEqualTo(SimCluster.POOL);
+        assertThat(cluster.sim.vms().stream().filter(v -> !v.template())).hasSize(1);
+    }
+
+    @Test
+    void configureWritesTheBlobPrivatelyRunsTheHookAndDeletesTheBlob() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/000";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        AtomicReference<GuestFile> atHook = new AtomicReference<>();
+        cluster.sim.faults().guestCommands((guest, argv, input) -> {
+            if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
+                atHook.set(guest.file("/run/bigfleet-bootstrap").orElse(null));
+            }
+            return null;
+        });
+
+        VmTarget target = new VmTarget(id, created.node(), created.vmid());
+        TestOperation op = TestOperation.of(id);
+        backend.ensureRunning(target, op);
+        backend.applyBootstrap(new BootstrapSpec(target, "cluster-1", Leaks.BLOB), op);
+
+        assertThat(atHook.get()).isNotNull();
+        assertThat(atHook.get().content()).isEqualTo(Leaks.BLOB);
+        assertThat(atHook.get().modeOctal()).isEqualTo("0600");
+        assertThat(vm(created.vmid()).files()).doesNotContainKey("/run/bigfleet-bootstrap");
+    }
+
+    @Test
+    void aBlobLargerThanOneAgentWriteArrivesWhole() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/001";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        byte[] blob = new byte[150_000];
+        new Random(7).nextBytes(blob);
+        AtomicReference<GuestFile> atHook = new AtomicReference<>();
+        cluster.sim.faults().guestCommands((guest, argv, input) -> {
+            if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
+                atHook.set(guest.file("/run/bigfleet-bootstrap").orElse(null));
+            }
+            return null;
+        });
+
+        backend.applyBootstrap(new BootstrapSpec(new VmTarget(id, created.node(), created.vmid()), "c", blob),
+                TestOperation.of(id));
+
+        assertThat(atHook.get().content()).isEqualTo(blob);
+        assertThat(atHook.get().modeOctal()).isEqualTo("0600");
+        assertThat(vm(created.vmid()).files()).isEmpty();
+    }
+
+    @Test
+    void drainRunsKubectlBoundedByTheGracePeriodWithoutHidingFailures() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/002";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        VmTarget target = new VmTarget(id, created.node(), created.vmid());
+        TestOperation op = TestOperation.of(id);
+
+        backend.ensureRunning(target, op);
+        backend.drain(new DrainSpec(target, "cluster-1", 30), op);
+
+        String drain = vm(created.vmid()).execs().get(vm(created.vmid()).execs().size() - 1).commandLine();
+        assertThat(drain).isEqualTo("/bin/sh -c kubectl drain \"$(hostname)\" --ignore-daemonsets"
+                + " --delete-emptydir-data --timeout=30s");
+        assertThat(drain).doesNotContain("|| true");
+    }
+
+    @Test
+    void deleteStopsAndDestroysTheVm() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/003";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+
+        backend.destroy(new VmTarget(id, created.node(), created.vmid()), TestOperation.of(id));
+
+        assertThat(cluster.sim.vm((int) created.vmid())).isEmpty();
+        assertThat(backend.describeManaged()).isEmpty();
+        // already gone: still a success
+        backend.destroy(new VmTarget(id, created.node(), created.vmid()), TestOperation.of(id));
+    }
+
+    @Test
+    void aStoppedVmIsStartedAgainBeforeConfigure() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/004";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        cluster.sim.faults().setPower((int) created.vmid(), PowerState.STOPPED);
+
+        VmTarget target = new VmTarget(id, created.node(), created.vmid());
+        TestOperation op = TestOperation.of(id);
+        backend.ensureRunning(target, op);
+        backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), op);
+
+        assertThat(vm(created.vmid()).running()).isTrue();
+    }
+
+    @Test
+    void aRetriedCreateAdoptsTheMachinesVmInsteadOfCloningAgain() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/005";
+        CreatedVm first = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        cluster.sim.faults().setPower((int) first.vmid(), PowerState.STOPPED);
+
+        CreatedVm again = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+
+        assertThat(again).isEqualTo(first);
+        assertThat(vm(first.vmid()).running()).isTrue();
+        assertThat(cluster.sim.vms().stream().filter(v -> !v.template())).hasSize(1);
+    }
+
+    @Test
+    void aVmMovedByHaIsFoundByVmid() throws Exception {
+        String id = "proxmox/OnDemand/pve.small/pve1/006";
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        cluster.sim.faults().migrateVm((int) created.vmid(), "pve2");
+
+        VmTarget stale = new VmTarget(id, "pve1", created.vmid());
+        TestOperation op = TestOperation.of(id);
+        backend.ensureRunning(stale, op);
+        backend.applyBootstrap(new BootstrapSpec(stale, "c", Leaks.BLOB), op);
+        backend.destroy(stale, TestOperation.of(id));
+
+        assertThat(cluster.sim.vm((int) created.vmid())).isEmpty();
+    }
+
+    @Test
+    void describeListsThisProvidersVmsAndRereadsNothingOnTheNextPass() throws Exception {
+        String a = "proxmox/OnDemand/pve.small/pve1/007";
+        String b = "proxmox/OnDemand/pve.small/pve2/007";
+        CreatedVm va = backend.cloneAndStart(SimCluster.clone(a, "pve1"), TestOperation.of(a));
+        CreatedVm vb = backend.cloneAndStart(SimCluster.clone(b, "pve2"), TestOperation.of(b));
+
+        calls.reset();
+        List<ManagedVm> vms = backend.describeManaged();
+        assertThat(vms).containsExactlyInAnyOrder(
+                new ManagedVm(Optional.of(a), "pve1", va.vmid(), true),
+                new ManagedVm(Optional.of(b), "pve2", vb.vmid(), true));
+        assertThat(calls.total()).isEqualTo(1);
+
+        // a fresh process knows nothing: one listing plus one config read per VM, then one call
+        CountingRecorder cold = new CountingRecorder();
+        try (ProxmoxBackend fresh = cluster.backend("proxmox", cold)) {
+            cold.reset();
+            assertThat(fresh.describeManaged()).hasSize(2);
+            assertThat(cold.total()).isEqualTo(3);
+            cold.reset();
+            assertThat(fresh.describeManaged()).hasSize(2);
+            assertThat(cold.total()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aTaggedVmThatLostItsDescriptionIsReportedWithoutAMachineAndCanBeDestroyed() throws Exception {
+        cluster.sim.faults().createForeignVm(ForeignVm.of(4242, "pve2").withTags("bigfleet;bigfleet-p-proxmox")
+                .withPower(PowerState.RUNNING).inPool(SimCluster.POOL));
+        cluster.sim.faults().createForeignVm(ForeignVm.of(4243, "pve2").withTags("bigfleet;bigfleet-p-other")
+                .withPower(PowerState.RUNNING).inPool(SimCluster.POOL));
+
+        assertThat(backend.describeManaged()).containsExactly(new ManagedVm(Optional.empty(), "pve2", 4242, true));
+        backend.destroy(new VmTarget("", "pve2", 4242), TestOperation.of(""));
+        assertThatThrownBy(() -> backend.destroy(new VmTarget("", "pve2", 4243), TestOperation.of("")))
+                .hasMessageContaining("left untouched");
+
+        assertThat(cluster.sim.vm(4242)).isEmpty();
+        assertThat(cluster.sim.vm(4243)).isPresent();
+    }
+
+    @Test
+    void nodesReportsCapacity() throws Exception {
+        assertThat(backend.nodes()).extracting(n -> n.name()).containsExactlyInAnyOrder("pve1", "pve2");
+        assertThat(backend.nodes()).allSatisfy(n -> {
+            assertThat(n.online()).isTrue();
+            assertThat(n.maxMemoryBytes()).isPositive();
+        });
+    }
+}

@@ -1,0 +1,120 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bigfleet.proxmox.spi.BackendOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProxmoxSettingsTest {
+    private static final String PIN = "ab:".repeat(31) + "ab";
+
+    private static ProxmoxSettings parse(Map<String, String> overrides) {
+        Map<String, String> o = new HashMap<>(Map.of(
+                "proxmox-api-url", "https://pve1:8006/api2/json",
+                "proxmox-token-id", "bigfleet@pve!autoscaler",
+                "proxmox-token-secret", "s3cret-value",
+                "proxmox-tls-fingerprint", PIN));
+        o.putAll(overrides);
+        o.values().removeIf(String::isEmpty);
+        return ProxmoxSettings.from(new BackendOptions(o));
+    }
+
+    private static void refused(Map<String, String> overrides, String message) {
+        assertThatThrownBy(() -> parse(overrides))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(message)
+                .hasMessageNotContaining("s3cret-value");
+    }
+
+    @Test
+    void defaults() {
+        ProxmoxSettings s = parse(Map.of());
+        assertThat(s.apiRoot().toString()).isEqualTo("https://pve1:8006/api2/json");
+        assertThat(s.bootstrapPath()).isEqualTo("/run/bigfleet-bootstrap");
+        assertThat(s.bootstrapExec()).containsExactly("/bin/sh");
+        assertThat(s.maxClonesPerNode()).isEqualTo(2);
+        assertThat(s.memoryOvercommit()).isEqualTo(1.0);
+        assertThat(s.vmidRange()).isEmpty();
+        assertThat(s.cloneStorage()).isEmpty();
+        assertThat(s.pool()).isEmpty();
+        assertThat(s.agentTimeout()).isEqualTo(Duration.ofMinutes(4));
+        assertThat(s.toString()).doesNotContain("s3cret-value").contains("bigfleet@pve!autoscaler");
+    }
+
+    @Test
+    void theApiUrlGetsItsRootPathAndMustBeHttps() {
+        assertThat(parse(Map.of("proxmox-api-url", "https://pve1:8006")).apiRoot().toString())
+                .isEqualTo("https://pve1:8006/api2/json");
+        assertThat(parse(Map.of("proxmox-api-url", "https://pve1:8006/api2/json/")).apiRoot().toString())
+                .isEqualTo("https://pve1:8006/api2/json");
+        refused(Map.of("proxmox-api-url", "http://pve1:8006/api2/json"),
+                "--proxmox-api-url: http:// would send the API token in clear");
+        refused(Map.of("proxmox-api-url", "pve1:8006"), "--proxmox-api-url:");
+        refused(Map.of("proxmox-api-url", "https://user:pw@pve1:8006"), "--proxmox-api-url:");
+        refused(Map.of("proxmox-api-url", ""), "--proxmox-api-url: required");
+    }
+
+    @Test
+    void theTokenIdMustBeUserAtRealmBangToken() {
+        for (String bad : List.of("bigfleet", "bigfleet@pve", "bigfleet!x", "@pve!x", "a@pve!9x", "a@pve!x y")) {
+            refused(Map.of("proxmox-token-id", bad), "--proxmox-token-id:");
+        }
+        assertThat(parse(Map.of("proxmox-token-id", "root@pam!ci-1.x_y")).token().id()).isEqualTo("root@pam!ci-1.x_y");
+    }
+
+    @Test
+    void theSecretFileWinsAndIsTrimmed(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("secret");
+        Files.writeString(f, "  from-file \n");
+        assertThat(parse(Map.of("proxmox-token-file", f.toString())).token().secret().expose()).isEqualTo("from-file");
+        refused(Map.of("proxmox-token-file", dir.resolve("missing").toString()), "--proxmox-token-file");
+        Files.writeString(f, "\n");
+        refused(Map.of("proxmox-token-file", f.toString()), "--proxmox-token-file " + f + ": the file is empty");
+        refused(Map.of("proxmox-token-secret", ""), "--proxmox-token-file / --proxmox-token-secret: a token secret");
+        refused(Map.of("proxmox-token-secret", "has;semicolon"), "--proxmox-token-secret: the token secret contains");
+    }
+
+    @Test
+    void tlsNeedsACaOrAPinAndRejectsMalformedOnes(@TempDir Path dir) throws Exception {
+        refused(Map.of("proxmox-tls-fingerprint", ""), "--proxmox-ca-file / --proxmox-tls-fingerprint: TLS verification");
+        refused(Map.of("proxmox-tls-fingerprint", "ab:cd"), "--proxmox-tls-fingerprint: expected a SHA-256 fingerprint");
+        refused(Map.of("proxmox-tls-fingerprint", "zz".repeat(32)), "--proxmox-tls-fingerprint:");
+        Path notPem = dir.resolve("ca.pem");
+        Files.writeString(notPem, "hello");
+        refused(Map.of("proxmox-ca-file", notPem.toString()), "--proxmox-ca-file: " + notPem + ": no PEM certificate");
+        refused(Map.of("proxmox-ca-file", dir.resolve("none.pem").toString()), "--proxmox-ca-file:");
+    }
+
+    @Test
+    void backendFlags() {
+        ProxmoxSettings s = parse(Map.of("max-concurrent-clones-per-node", "5", "memory-overcommit", "1.5",
+                "vmid-range", "5000-5999", "clone-storage", "ceph-vm", "agent-timeout", "90s", "proxmox-pool", "bf",
+                "bootstrap-exec", " /usr/bin/env , bash ,, ", "bootstrap-path", "/var/lib/bf/blob"));
+        assertThat(s.maxClonesPerNode()).isEqualTo(5);
+        assertThat(s.memoryOvercommit()).isEqualTo(1.5);
+        assertThat(s.vmidRange()).contains(new VmidRange(5000, 5999));
+        assertThat(s.cloneStorage()).contains("ceph-vm");
+        assertThat(s.agentTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(s.pool()).contains("bf");
+        assertThat(s.bootstrapExec()).containsExactly("/usr/bin/env", "bash");
+        assertThat(s.bootstrapPath()).isEqualTo("/var/lib/bf/blob");
+        refused(Map.of("max-concurrent-clones-per-node", "0"), "--max-concurrent-clones-per-node: must be >= 1");
+        refused(Map.of("max-concurrent-clones-per-node", "two"), "--max-concurrent-clones-per-node:");
+        refused(Map.of("memory-overcommit", "0"), "--memory-overcommit:");
+        refused(Map.of("memory-overcommit", "NaN"), "--memory-overcommit:");
+        refused(Map.of("vmid-range", "5999-5000"), "--vmid-range:");
+        refused(Map.of("vmid-range", "50-60"), "--vmid-range:");
+        refused(Map.of("vmid-range", "5000"), "--vmid-range:");
+        refused(Map.of("agent-timeout", "0s"), "--agent-timeout:");
+        refused(Map.of("agent-timeout", "soon"), "--agent-timeout:");
+        refused(Map.of("bootstrap-path", "relative/path"), "--bootstrap-path:");
+    }
+}

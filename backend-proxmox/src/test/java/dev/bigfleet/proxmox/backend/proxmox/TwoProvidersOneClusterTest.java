@@ -1,0 +1,70 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Two providers with different labels share a cluster without seeing or touching each other's VMs. */
+class TwoProvidersOneClusterTest {
+    private SimCluster cluster;
+
+    @BeforeEach
+    void start() {
+        cluster = SimCluster.start();
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    @AfterAll
+    static void nothingSecretWasLogged() {
+        Leaks.assertNoneLogged();
+    }
+
+    @Test
+    void eachProviderSeesAndActsOnItsOwnVmsOnly() throws Exception {
+        assertSeparate("east", "west");
+    }
+
+    @Test
+    void labelsWhoseTagsCollideAreStillTellApartByTheDescription() throws Exception {
+        // both labels become the tag bigfleet-p-team-a
+        assertSeparate("Team.A", "team.a");
+    }
+
+    private void assertSeparate(String labelA, String labelB) throws Exception {
+        try (ProxmoxBackend a = cluster.backend(labelA, new CountingRecorder());
+                ProxmoxBackend b = cluster.backend(labelB, new CountingRecorder())) {
+            String idA = labelA + "/OnDemand/pve.small/pve1/000";
+            String idB = labelB + "/OnDemand/pve.small/pve1/000";
+            CreatedVm vmA = a.cloneAndStart(SimCluster.clone(idA, "pve1"), TestOperation.of(idA));
+            CreatedVm vmB = b.cloneAndStart(SimCluster.clone(idB, "pve1"), TestOperation.of(idB));
+
+            assertThat(a.describeManaged()).containsExactly(new ManagedVm(Optional.of(idA), "pve1", vmA.vmid(), true));
+            assertThat(b.describeManaged()).containsExactly(new ManagedVm(Optional.of(idB), "pve1", vmB.vmid(), true));
+
+            // B holding a stale ref to A's VMID, under either machine id, may not destroy it
+            assertThatThrownBy(() -> b.destroy(new VmTarget(idB, "pve1", vmA.vmid()), TestOperation.of(idB)))
+                    .isInstanceOf(BackendException.class).hasMessageContaining("left untouched");
+            assertThatThrownBy(() -> b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), TestOperation.of(idA)))
+                    .isInstanceOf(BackendException.class).hasMessageContaining("left untouched");
+            assertThat(cluster.sim.vm((int) vmA.vmid())).hasValueSatisfying(v -> assertThat(v.running()).isTrue());
+
+            a.destroy(new VmTarget(idA, "pve1", vmA.vmid()), TestOperation.of(idA));
+            assertThat(a.describeManaged()).isEmpty();
+            assertThat(b.describeManaged()).hasSize(1);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.bigfleet.proxmox.server.proxmox;
+
+import static org.junit.platform.engine.discovery.ClassNameFilter.excludeClassNamePatterns;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
+
+import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.support.ProviderClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Runs the conformance suite's core and cloud behaviours against one endpoint, in a JVM of its
+ * own so the suite's per-JVM target cache cannot mix this endpoint up with the servers the build's
+ * own conformance run starts. The durable profile is left out: it needs a provider the suite can
+ * kill and restart itself.
+ *
+ * <pre>CoreConformanceRunner HOST:PORT</pre>
+ *
+ * Prints one line per test and a last line {@code N passed, N failed, N skipped}; exits 0 iff
+ * nothing failed.
+ */
+public final class CoreConformanceRunner {
+    private CoreConformanceRunner() {}
+
+    public static void main(String[] args) {
+        if (args.length != 1) {
+            System.err.println("usage: CoreConformanceRunner HOST:PORT");
+            System.exit(2);
+        }
+        System.setProperty(Profile.CORE.property(), args[0]);
+        int failed;
+        try {
+            failed = run();
+        } finally {
+            ProviderClient.closeAll();
+        }
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    private static int run() {
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectPackage("dev.bigfleet.proxmox.conformance.behaviour"))
+                .filters(excludeClassNamePatterns(".*Durability.*"))
+                .configurationParameter("jqwik.database",
+                        Path.of(System.getProperty("java.io.tmpdir"), "bigfleet-proxmox-conformance.jqwik-database")
+                                .toString())
+                .configurationParameter("jqwik.reporting.onlyfailures", "true")
+                .build();
+        Tally tally = new Tally();
+        LauncherFactory.create().execute(request, tally);
+        tally.failures.forEach(System.out::println);
+        System.out.println(tally.passed + " passed, " + tally.failures.size() + " failed, " + tally.skipped + " skipped");
+        return tally.failures.size();
+    }
+
+    /** Counts tests by outcome; a failing container counts as a failure so it cannot pass silently. */
+    private static final class Tally implements TestExecutionListener {
+        final List<String> failures = new ArrayList<>();
+        int passed;
+        int skipped;
+
+        @Override
+        public void executionSkipped(TestIdentifier test, String reason) {
+            if (test.isTest()) {
+                skipped++;
+                System.out.println("SKIP  " + test.getDisplayName() + ": " + reason);
+            }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+            switch (result.getStatus()) {
+                case SUCCESSFUL -> {
+                    if (test.isTest()) {
+                        passed++;
+                        System.out.println("PASS  " + test.getDisplayName());
+                    }
+                }
+                case ABORTED -> {
+                    if (test.isTest()) {
+                        skipped++;
+                        System.out.println("SKIP  " + test.getDisplayName() + reason(result));
+                    }
+                }
+                case FAILED -> {
+                    System.out.println("FAIL  " + test.getDisplayName());
+                    failures.add("FAILED " + test.getDisplayName() + reason(result));
+                }
+            }
+        }
+
+        private static String reason(TestExecutionResult result) {
+            return result.getThrowable()
+                    .map(t -> ": " + (t.getMessage() == null ? t.getClass().getName() : t.getMessage().strip()))
+                    .orElse("");
+        }
+    }
+}
