@@ -6,13 +6,19 @@ import com.google.inject.ProvisionException;
 import dev.bigfleet.proxmox.server.backend.BackendLauncher;
 import dev.bigfleet.proxmox.server.config.ConfigException;
 import dev.bigfleet.proxmox.server.config.ConfigLoader;
+import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
 import dev.bigfleet.proxmox.server.config.ProviderFlags;
+import dev.bigfleet.proxmox.server.logging.LogSetup;
+import dev.bigfleet.proxmox.server.metrics.MeteredStateStore;
+import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
+import dev.bigfleet.proxmox.server.wiring.AdminModule;
 import dev.bigfleet.proxmox.server.wiring.BackendModule;
 import dev.bigfleet.proxmox.server.wiring.ConfigModule;
 import dev.bigfleet.proxmox.server.wiring.EngineModule;
 import dev.bigfleet.proxmox.server.wiring.GrpcModule;
 import dev.bigfleet.proxmox.server.wiring.HttpModule;
+import dev.bigfleet.proxmox.server.wiring.MetricsModule;
 import dev.bigfleet.proxmox.server.wiring.StoreModule;
 import dev.bigfleet.proxmox.server.engine.InMemoryStateStore;
 import dev.bigfleet.proxmox.server.engine.StateStore;
@@ -90,8 +96,11 @@ public final class ProviderMain {
             System.out.println("bigfleet-proxmox " + version());
             throw new UsageException(0);
         }
+        ObservabilitySettings observability = ObservabilitySettings.from(flags);
+        LogSetup.apply(observability.logFormat());
         ProviderConfig config = ConfigLoader.load(flags);
-        ProxmoxBackend backend = BackendLauncher.create(config);
+        ProviderMetrics metrics = ProviderMetrics.create();
+        ProxmoxBackend backend = BackendLauncher.create(config, metrics.apiCalls());
         StateStore store;
         try {
             store = config.statePath().isPresent()
@@ -103,7 +112,8 @@ public final class ProviderMain {
         }
         try {
             Injector injector = Guice.createInjector(new ConfigModule(config), new BackendModule(backend),
-                    new StoreModule(store), new EngineModule(), new GrpcModule(), new HttpModule());
+                    new StoreModule(new MeteredStateStore(store, metrics.store())), new EngineModule(),
+                    new GrpcModule(), new HttpModule(), new MetricsModule(metrics), new AdminModule(observability));
             ProviderRuntime runtime = injector.getInstance(ProviderRuntime.class);
             try {
                 runtime.start();

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import dev.bigfleet.proxmox.server.http.HttpServer;
+import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
 import dev.failsafe.Failsafe;
@@ -56,6 +57,7 @@ public final class ProviderRuntime {
     private final ServingState serving;
     private final ExecutorService transitionWorkers;
     private final StateStore store;
+    private final ReconcileMetrics reconciles;
     private final ScheduledExecutorService reconcileTimer =
             Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "reconcile");
@@ -66,7 +68,8 @@ public final class ProviderRuntime {
     @Inject
     public ProviderRuntime(ProviderConfig config, LifecycleEngine engine, InventorySeeder seeder,
             Reconciler reconciler, ProxmoxBackend backend, Server grpc, Optional<HttpServer> http,
-            ServingState serving, @Named("transitions") ExecutorService transitionWorkers, StateStore store) {
+            ServingState serving, @Named("transitions") ExecutorService transitionWorkers, StateStore store,
+            ReconcileMetrics reconciles) {
         this.config = config;
         this.engine = engine;
         this.seeder = seeder;
@@ -77,6 +80,7 @@ public final class ProviderRuntime {
         this.serving = serving;
         this.transitionWorkers = transitionWorkers;
         this.store = store;
+        this.reconciles = reconciles;
     }
 
     public void start() throws StartupException {
@@ -103,13 +107,19 @@ public final class ProviderRuntime {
             reconcileTimer.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
         }
         serving.markReady();
-        log.info("serving CapacityProvider addr={} provider={} proxmox_backend={} security={} offerings={} zones={}"
-                        + " machines={} state={} metrics_addr={} reconcile_interval={}",
-                grpcPort() < 0 ? config.grpcAddress() : config.grpcAddress().host() + ":" + grpcPort(),
-                config.providerLabel(), config.backendName(), config.security(), config.offerings().size(),
-                String.join(",", new TreeSet<>(config.offerings().stream().map(o -> o.zone()).toList())),
-                engine.size(), config.statePath().map(Path::toString).orElse("memory"), http.map(h -> config.httpAddress().get().host() + ":" + h.port()).orElse("off"),
-                GoDuration.format(config.reconcileInterval()));
+        // key-value pairs, so --log-format json carries them as fields
+        log.atInfo()
+                .addKeyValue("addr", grpcPort() < 0 ? config.grpcAddress() : config.grpcAddress().host() + ":" + grpcPort())
+                .addKeyValue("provider", config.providerLabel())
+                .addKeyValue("proxmox_backend", config.backendName())
+                .addKeyValue("security", config.security())
+                .addKeyValue("offerings", config.offerings().size())
+                .addKeyValue("zones", String.join(",", new TreeSet<>(config.offerings().stream().map(o -> o.zone()).toList())))
+                .addKeyValue("machines", engine.size())
+                .addKeyValue("state", config.statePath().map(Path::toString).orElse("memory"))
+                .addKeyValue("metrics_addr", http.map(h -> config.httpAddress().get().host() + ":" + h.port()).orElse("off"))
+                .addKeyValue("reconcile_interval", GoDuration.format(config.reconcileInterval()))
+                .log("serving CapacityProvider");
     }
 
     /**
@@ -160,7 +170,9 @@ public final class ProviderRuntime {
     private void reconcileQuietly() {
         try {
             reconciler.runOnce();
+            reconciles.finished(true);
         } catch (Throwable e) {
+            reconciles.finished(false);
             log.warn("reconcile failed: {}", rootMessage(e));
         }
     }

@@ -35,6 +35,6 @@ public final class FakeBackendFactory implements ProxmoxBackendFactory {
         // loud on purpose: a production deployment that lands here silently would lose every Create
         log.warn("the IN-MEMORY fake Proxmox backend is in use: no real VMs will be created"
                 + " (provider={}, nodes={}, {})", context.providerLabel(), String.join(",", nodes), settings);
-        return new FakeProxmoxBackend(settings, cluster);
+        return new MeteredFakeBackend(new FakeProxmoxBackend(settings, cluster), context.apiCalls());
     }
 }

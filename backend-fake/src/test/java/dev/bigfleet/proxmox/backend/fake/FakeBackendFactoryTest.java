@@ -59,7 +59,7 @@ class FakeBackendFactoryTest {
                 new BackendOptions(Map.of("fake-latency", "0s")));
 
         try (ProxmoxBackend backend = new FakeBackendFactory().create(context)) {
-            assertThat(backend).isInstanceOf(FakeProxmoxBackend.class);
+            assertThat(backend).isInstanceOf(MeteredFakeBackend.class);
             assertThat(backend.nodes()).extracting(NodeStatus::name).containsExactly("pve1", "pve2", "pve3");
             assertThat(backend.describeManaged()).isEmpty();
         }

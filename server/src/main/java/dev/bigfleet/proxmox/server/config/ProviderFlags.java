@@ -81,14 +81,35 @@ public final class ProviderFlags {
     @Option(names = "--bootstrap-exec", paramLabel = "ARGV", description = "Comma-separated bootstrap runner argv (default /bin/sh).")
     String bootstrapExec = "/bin/sh";
 
+    @Option(names = "--max-concurrent-clones-per-node", paramLabel = "N", description = "Proxmox backend: full clones running at once against one node (default 2).")
+    String maxConcurrentClonesPerNode = "2";
+
+    @Option(names = "--memory-overcommit", paramLabel = "RATIO", description = "Proxmox backend: VM memory a node may hold, as a ratio of its memory (default 1.0).")
+    String memoryOvercommit = "1.0";
+
+    @Option(names = "--vmid-range", paramLabel = "FROM-TO", description = "Proxmox backend: VMIDs for clones; default: the cluster's next free id.")
+    String vmidRange = "";
+
+    @Option(names = "--clone-storage", paramLabel = "STORAGE", description = "Proxmox backend: target storage of full clones; default: the template's.")
+    String cloneStorage = "";
+
+    @Option(names = "--agent-timeout", paramLabel = "DURATION", description = "Proxmox backend: how long a started VM's guest agent may take to answer (default 4m).")
+    String agentTimeout = "4m";
+
     @Option(names = "--reconcile-interval", paramLabel = "DURATION", description = "Background reconcile period; 0 = off (default 2m).")
     String reconcileInterval = "2m";
 
     @Option(names = "--state", paramLabel = "PATH", description = "SQLite state database; empty keeps state in memory (lost on restart).")
     String state = "";
 
-    @Option(names = "--metrics-addr", paramLabel = "HOST:PORT", description = "HTTP address for /healthz, /readyz; empty disables (default :9090).")
+    @Option(names = "--metrics-addr", paramLabel = "HOST:PORT", description = "HTTP address for /healthz, /readyz, /metrics, /admin/ and /api/v1/; empty disables (default :9090).")
     String metricsAddr = ":9090";
+
+    @Option(names = "--admin-ui", arity = "0..1", fallbackValue = "true", description = "Serve the read-only admin page and its JSON API on --metrics-addr (default true).")
+    boolean adminUi = true;
+
+    @Option(names = "--log-format", paramLabel = "FORMAT", description = "Log lines on stderr: text or json (default text).")
+    String logFormat = "text";
 
     @Option(names = "--reflection", arity = "0..1", fallbackValue = "true", description = "Register gRPC server reflection (default true).")
     boolean reflection = true;
@@ -117,6 +138,12 @@ public final class ProviderFlags {
     @Option(names = "--delete-timeout", paramLabel = "DURATION", description = "Delete timeout (default 8m).")
     String deleteTimeout = "";
 
+    @Option(names = "--orphan-grace", paramLabel = "DURATION", description = "How long a VM without a live machine is kept before it is destroyed (default 10m).")
+    String orphanGrace = "10m";
+
+    @Option(names = "--reap-orphans", arity = "0..1", fallbackValue = "true", description = "Destroy orphan VMs after --orphan-grace; false only logs them (default true).")
+    boolean reapOrphans = true;
+
     @Option(names = "--shutdown-grace", paramLabel = "DURATION", description = "How long in-flight RPCs may finish on SIGTERM (default 10s).")
     String shutdownGrace = "10s";
 
@@ -141,6 +168,11 @@ public final class ProviderFlags {
         o.put("proxmox-pool", proxmoxPool);
         o.put("bootstrap-path", bootstrapPath);
         o.put("bootstrap-exec", bootstrapExec);
+        o.put("max-concurrent-clones-per-node", maxConcurrentClonesPerNode);
+        o.put("memory-overcommit", memoryOvercommit);
+        o.put("vmid-range", vmidRange);
+        o.put("clone-storage", cloneStorage);
+        o.put("agent-timeout", agentTimeout);
         o.put("fake-latency", fakeLatency);
         o.put("fake-faults", Boolean.toString(fakeFaults));
         return o;

@@ -4,6 +4,7 @@ import dev.bigfleet.proxmox.server.config.ConfigException;
 import dev.bigfleet.proxmox.server.config.GrpcTls;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -21,11 +22,13 @@ public final class GrpcServerFactory {
 
     @SuppressWarnings("deprecation") // the v1alpha reflection service is kept for older grpcurl builds
     public static Server build(ProviderConfig config, CapacityProviderService service, HealthStatusManager health,
-            LoggingInterceptor logging, RecoveryInterceptor recovery) throws ConfigException {
+            LoggingInterceptor logging, RecoveryInterceptor recovery, ServerInterceptor metrics) throws ConfigException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(config.grpcAddress().toSocketAddress())
                 // logging is outermost, so it also records the INTERNAL that recovery produces
                 .addService(ServerInterceptors.intercept(service, recovery, logging))
                 .addService(health.getHealthService())
+                // server-wide, so every unary call is counted, the health Check included
+                .intercept(metrics)
                 .keepAliveTime(2, TimeUnit.HOURS)
                 .keepAliveTimeout(20, TimeUnit.SECONDS)
                 .maxConnectionIdle(15, TimeUnit.MINUTES)

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.http;
 
 import dev.bigfleet.proxmox.server.ServingState;
+import java.util.function.Consumer;
 import org.glassfish.hk2.utilities.binding.AbstractBinder;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
@@ -10,7 +11,12 @@ public final class HttpResources {
     private HttpResources() {}
 
     public static ResourceConfig create(ServingState serving) {
-        return new ResourceConfig()
+        return create(serving, resources -> {});
+    }
+
+    /** The probes plus whatever {@code extensions} register (metrics, the admin page and its API). */
+    public static ResourceConfig create(ServingState serving, Consumer<ResourceConfig> extensions) {
+        ResourceConfig resources = new ResourceConfig()
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true)
                 .register(ProbeResource.class)
                 .register(new AbstractBinder() {
@@ -19,5 +25,7 @@ public final class HttpResources {
                         bind(serving).to(ServingState.class);
                     }
                 });
+        extensions.accept(resources);
+        return resources;
     }
 }

@@ -19,11 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** The lifecycle engine, its worker pool, the seeder and the reconciler. */
 public final class EngineModule extends AbstractModule {
-    @Override
-    protected void configure() {
-        bind(EngineObserver.class).toInstance(EngineObserver.NONE);
-    }
-
     @Provides
     @Singleton
     @Named("transitions")
@@ -47,8 +42,9 @@ public final class EngineModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Reconciler reconciler(LifecycleEngine engine, ProxmoxBackend backend, InventorySeeder seeder) {
-        return new Reconciler(engine, backend, seeder);
+    Reconciler reconciler(ProviderConfig config, LifecycleEngine engine, ProxmoxBackend backend,
+            InventorySeeder seeder, EngineObserver observer) {
+        return new Reconciler(engine, backend, seeder, config.orphans(), observer);
     }
 
     static ThreadFactory daemonThreads(String prefix) {

@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.server.grpc.CapacityProviderService;
 import dev.bigfleet.proxmox.server.grpc.GrpcServerFactory;
 import dev.bigfleet.proxmox.server.grpc.LoggingInterceptor;
 import dev.bigfleet.proxmox.server.grpc.RecoveryInterceptor;
+import dev.bigfleet.proxmox.server.metrics.RpcMetricsInterceptor;
 import io.grpc.Server;
 import io.grpc.protobuf.services.HealthStatusManager;
 
@@ -30,7 +31,8 @@ public final class GrpcModule extends AbstractModule {
     @Provides
     @Singleton
     Server grpcServer(ProviderConfig config, CapacityProviderService service, HealthStatusManager health,
-            LoggingInterceptor logging, RecoveryInterceptor recovery) throws ConfigException {
-        return GrpcServerFactory.build(config, service, health, logging, recovery);
+            LoggingInterceptor logging, RecoveryInterceptor recovery, RpcMetricsInterceptor metrics)
+            throws ConfigException {
+        return GrpcServerFactory.build(config, service, health, logging, recovery, metrics);
     }
 }

@@ -6,6 +6,7 @@ import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
 import dev.bigfleet.proxmox.server.http.HttpServer;
 import dev.bigfleet.proxmox.server.ServingState;
+import dev.bigfleet.proxmox.server.admin.AdminHttp;
 import dev.bigfleet.proxmox.server.http.HttpResources;
 import java.util.Optional;
 
@@ -13,7 +14,8 @@ import java.util.Optional;
 public final class HttpModule extends AbstractModule {
     @Provides
     @Singleton
-    Optional<HttpServer> httpServer(ProviderConfig config, ServingState serving) {
-        return config.httpAddress().map(address -> new HttpServer(address, HttpResources.create(serving)));
+    Optional<HttpServer> httpServer(ProviderConfig config, ServingState serving, AdminHttp admin) {
+        return config.httpAddress().map(address -> new HttpServer(address,
+                HttpResources.create(serving, admin::register)));
     }
 }

@@ -1,0 +1,90 @@
+package dev.bigfleet.proxmox.server.admin;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The admin page's JSON, under {@code /api/v1/}. Every endpoint is a GET over the engine's
+ * snapshots; {@link GetOnlyFilter} turns every other method into 405.
+ */
+@Path("api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public final class AdminApiResource {
+    static final int DEFAULT_FAILURES = 50;
+
+    private final InventoryView view;
+
+    @Inject
+    public AdminApiResource(InventoryView view) {
+        this.view = view;
+    }
+
+    @GET
+    @Path("summary")
+    public Summary summary() {
+        return view.summary();
+    }
+
+    @GET
+    @Path("machines")
+    public MachinePage machines(@QueryParam("state") String state, @QueryParam("zone") String zone,
+            @QueryParam("instance_type") String instanceType, @QueryParam("q") String text,
+            @QueryParam("sort") String sort, @QueryParam("order") String order,
+            @QueryParam("offset") String offset, @QueryParam("limit") String limit) {
+        MachineQuery query;
+        try {
+            query = MachineQuery.parse(state, zone, instanceType, text, sort, order, offset, limit);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
+                    .type(MediaType.APPLICATION_JSON).entity(Map.of("error", e.getMessage())).build());
+        }
+        return view.machines(query);
+    }
+
+    @GET
+    @Path("offerings")
+    public List<OfferingRow> offerings() {
+        return view.offerings();
+    }
+
+    @GET
+    @Path("instance-types")
+    public List<InstanceTypeRow> instanceTypes() {
+        return view.instanceTypes();
+    }
+
+    @GET
+    @Path("nodes")
+    public NodeList nodes() {
+        return view.nodes();
+    }
+
+    @GET
+    @Path("failures")
+    public List<MachineRow> failures(@QueryParam("limit") String limit) {
+        int n = DEFAULT_FAILURES;
+        if (limit != null && !limit.isBlank()) {
+            try {
+                n = Math.max(1, Math.min(MachineQuery.MAX_LIMIT, Integer.parseInt(limit.trim())));
+            } catch (NumberFormatException e) {
+                throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
+                        .type(MediaType.APPLICATION_JSON).entity(Map.of("error", "limit: not a whole number")).build());
+            }
+        }
+        return view.failures(n);
+    }
+
+    @GET
+    @Path("changes")
+    public Changes changes(@QueryParam("since") String since) {
+        return view.changes(since);
+    }
+}

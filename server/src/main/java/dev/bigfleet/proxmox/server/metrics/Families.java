@@ -1,0 +1,49 @@
+package dev.bigfleet.proxmox.server.metrics;
+
+import static dev.bigfleet.proxmox.server.metrics.MetricFamily.counter;
+import static dev.bigfleet.proxmox.server.metrics.MetricFamily.gauge;
+import static dev.bigfleet.proxmox.server.metrics.MetricFamily.histogram;
+
+/**
+ * The provider's own metrics. The first six keep the reference provider's names and meanings so
+ * existing dashboards and alerts carry over; the rest fill its gaps.
+ */
+public final class Families {
+    private Families() {}
+
+    public static final String PREFIX = "bigfleet_proxmox_";
+
+    public static final MetricFamily API_CALLS = counter(PREFIX + "api_calls_total",
+            "Calls the backend made to the Proxmox API, by operation and outcome (success or error).",
+            "op", "outcome");
+    public static final MetricFamily API_DURATION = histogram(PREFIX + "api_duration_seconds",
+            "Duration of calls to the Proxmox API, by operation.", Buckets.LONG_RUNNING, "op");
+    public static final MetricFamily GRPC_REQUESTS = counter(PREFIX + "grpc_requests_total",
+            "Unary gRPC requests served, health Check included, by method and status code.", "method", "code");
+    public static final MetricFamily GRPC_DURATION = histogram(PREFIX + "grpc_request_duration_seconds",
+            "Time to answer a unary gRPC request; lifecycle RPCs answer at accept, before the work runs.",
+            Buckets.REQUEST, "method");
+    public static final MetricFamily PANICS = counter(PREFIX + "panics_total",
+            "Unexpected exceptions in gRPC handlers, answered with INTERNAL.");
+    public static final MetricFamily RECONCILES = counter(PREFIX + "reconcile_total",
+            "Background reconcile runs, by outcome (success or error).", "outcome");
+
+    public static final MetricFamily MACHINES = gauge(PREFIX + "machines",
+            "Machines in the inventory, by state, zone and instance type.", "state", "zone", "instance_type");
+    public static final MetricFamily HOURLY_COST = gauge(PREFIX + "hourly_cost_usd",
+            "Sum of price_per_hour over the machines that hold a VM.");
+    public static final MetricFamily TRANSITIONS = counter(PREFIX + "transitions_total",
+            "Finished transitions, by kind and outcome (success, error or timeout).", "kind", "outcome");
+    public static final MetricFamily TRANSITION_DURATION = histogram(PREFIX + "transition_duration_seconds",
+            "Time from accepting a transition to its outcome, by kind and outcome.", Buckets.LONG_RUNNING,
+            "kind", "outcome");
+    public static final MetricFamily STATE_DURATION = histogram(PREFIX + "state_duration_seconds",
+            "Time a machine spent in a state, observed when it leaves the state.", Buckets.LONG_RUNNING, "state");
+    public static final MetricFamily FENCED = counter(PREFIX + "fenced_total",
+            "Mutations refused by the fence (stale shard token), by transition kind.", "kind");
+    public static final MetricFamily STORE_COMMIT_DURATION = histogram(PREFIX + "store_commit_duration_seconds",
+            "Time from queueing a change to the state store until it is durable (group commit included).",
+            Buckets.STORE);
+    public static final MetricFamily STORE_COMMIT_ERRORS = counter(PREFIX + "store_commit_errors_total",
+            "Changes the state store failed to make durable.");
+}

@@ -1,0 +1,63 @@
+package dev.bigfleet.proxmox.server.metrics;
+
+import dev.bigfleet.proxmox.server.engine.StateStore;
+import dev.bigfleet.proxmox.server.engine.StoreException;
+import dev.bigfleet.proxmox.server.engine.StoreWrite;
+import dev.bigfleet.proxmox.server.engine.StoredState;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Times every write of any {@link StateStore} from queueing to durable, and counts the writes
+ * that fail, without the store knowing about metrics.
+ */
+public final class MeteredStateStore implements StateStore {
+    private final StateStore store;
+    private final StoreMetrics metrics;
+
+    public MeteredStateStore(StateStore store, StoreMetrics metrics) {
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public Optional<StoredState> load() throws StoreException {
+        return store.load();
+    }
+
+    @Override
+    public byte[] cursorKey() {
+        return store.cursorKey();
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreWrite write) {
+        long start = System.nanoTime();
+        CompletableFuture<Void> done;
+        try {
+            done = store.write(write);
+        } catch (RuntimeException e) {
+            metrics.failed();
+            throw e;
+        }
+        done.whenComplete((ok, error) -> {
+            if (error == null) {
+                metrics.committed(Duration.ofNanos(System.nanoTime() - start));
+            } else {
+                metrics.failed();
+            }
+        });
+        return done;
+    }
+
+    @Override
+    public boolean isDurable() {
+        return store.isDurable();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

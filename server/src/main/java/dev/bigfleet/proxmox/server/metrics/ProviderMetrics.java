@@ -1,0 +1,73 @@
+package dev.bigfleet.proxmox.server.metrics;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.time.Clock;
+import java.util.function.LongSupplier;
+
+/**
+ * Every metric of one provider process, in one Dropwizard registry, and the parts that feed it.
+ * Built before the injector because the backend (which reports API calls) is built before it.
+ */
+public final class ProviderMetrics {
+    private final SeriesRegistry registry = new SeriesRegistry();
+    private final StateClock stateClock;
+    private final EngineMetrics engine;
+    private final ApiCallMetrics apiCalls;
+    private final RpcMetricsInterceptor rpc;
+    private final ReconcileMetrics reconciles;
+    private final StoreMetrics store;
+    private final PrometheusRegistry prometheus = new PrometheusRegistry();
+
+    public ProviderMetrics(Clock clock) {
+        stateClock = new StateClock(clock);
+        engine = new EngineMetrics(registry, stateClock);
+        apiCalls = new ApiCallMetrics(registry);
+        rpc = new RpcMetricsInterceptor(registry);
+        reconciles = new ReconcileMetrics(registry);
+        store = new StoreMetrics(registry);
+        JvmMetrics.register(registry);
+        prometheus.register(new LabelledExport(registry));
+    }
+
+    public static ProviderMetrics create() {
+        return new ProviderMetrics(Clock.systemUTC());
+    }
+
+    /** Exports a count kept by another component (the recovered-panic count) as {@code _panics_total}. */
+    public void countPanics(LongSupplier recovered) {
+        registry.counterView(Families.PANICS, recovered);
+    }
+
+    public SeriesRegistry registry() {
+        return registry;
+    }
+
+    public StateClock stateClock() {
+        return stateClock;
+    }
+
+    public EngineMetrics engine() {
+        return engine;
+    }
+
+    public ApiCallMetrics apiCalls() {
+        return apiCalls;
+    }
+
+    public RpcMetricsInterceptor rpc() {
+        return rpc;
+    }
+
+    public ReconcileMetrics reconciles() {
+        return reconciles;
+    }
+
+    public StoreMetrics store() {
+        return store;
+    }
+
+    public MetricSnapshots scrape() {
+        return prometheus.scrape();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.bigfleet.proxmox.server.wiring;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import dev.bigfleet.proxmox.server.admin.AdminHttp;
+import dev.bigfleet.proxmox.server.admin.InventoryView;
+import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
+import dev.bigfleet.proxmox.server.config.ProviderConfig;
+import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
+import dev.bigfleet.proxmox.server.metrics.StateClock;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import java.util.Optional;
+
+/** {@code /metrics}, and the admin page with its JSON API unless {@code --admin-ui=false}. */
+public final class AdminModule extends AbstractModule {
+    private final ObservabilitySettings settings;
+
+    public AdminModule(ObservabilitySettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    protected void configure() {
+        bind(ObservabilitySettings.class).toInstance(settings);
+    }
+
+    @Provides
+    @Singleton
+    AdminHttp adminHttp(ProviderMetrics metrics, LifecycleEngine engine, ProviderConfig config, StateClock clock,
+            ProxmoxBackend backend) {
+        Optional<InventoryView> view = settings.adminUi()
+                ? Optional.of(new InventoryView(engine, config, clock, backend))
+                : Optional.empty();
+        return new AdminHttp(metrics, view);
+    }
+}
