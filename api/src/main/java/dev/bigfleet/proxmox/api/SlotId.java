@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.api;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -15,10 +14,11 @@ public final class SlotId {
         if (index < 0) {
             throw new IllegalArgumentException("slot index must be >= 0, got " + index);
         }
-        // Locale.ROOT: the default locale may render digits in another script (e.g. Thai), which
-        // would change every id with the JVM's locale.
-        return provider + "/" + capacity.slotName() + "/" + instanceType + "/" + zone + "/"
-                + String.format(Locale.ROOT, "%03d", index);
+        // Integer.toString always writes ASCII digits, whatever the JVM's locale (a Thai locale
+        // would otherwise change every id); and it is far cheaper than a formatter at 100k slots.
+        String digits = Integer.toString(index);
+        String padded = digits.length() >= 3 ? digits : "000".substring(digits.length()) + digits;
+        return provider + "/" + capacity.slotName() + "/" + instanceType + "/" + zone + "/" + padded;
     }
 
     /** The parts of a slot id. */

@@ -25,6 +25,8 @@ public final class InventorySeeder {
     private final List<Offering> offerings;
     private final InstanceTypeCatalog catalog;
     private final PriceList prices;
+    private volatile List<Machine> slots;
+    private volatile Map<String, Machine> slotsById;
 
     public InventorySeeder(String providerLabel, List<Offering> offerings, InstanceTypeCatalog catalog,
             PriceList prices) {
@@ -36,15 +38,30 @@ public final class InventorySeeder {
 
     /** Every configured slot, Speculative, in offering order. */
     public List<Machine> slots() {
-        return Offerings.renderSlots(providerLabel, offerings, catalog, prices);
+        // offerings do not change while the process runs: render once, not on every reconcile pass
+        List<Machine> rendered = slots;
+        if (rendered == null) {
+            rendered = List.copyOf(Offerings.renderSlots(providerLabel, offerings, catalog, prices));
+            slots = rendered;
+        }
+        return rendered;
+    }
+
+    /** The configured slots by id. */
+    public Map<String, Machine> slotsById() {
+        Map<String, Machine> byId = slotsById;
+        if (byId == null) {
+            Map<String, Machine> built = new LinkedHashMap<>();
+            slots().forEach(slot -> built.put(slot.id(), slot));
+            byId = java.util.Collections.unmodifiableMap(built);
+            slotsById = byId;
+        }
+        return byId;
     }
 
     /** The inventory implied by the slots and the managed VMs found on the substrate. */
     public List<Machine> inventory(List<ManagedVm> vms) {
-        Map<String, Machine> byId = new LinkedHashMap<>();
-        for (Machine slot : slots()) {
-            byId.put(slot.id(), slot);
-        }
+        Map<String, Machine> byId = slotsById();
         List<Machine> out = new ArrayList<>();
         Map<String, ManagedVm> vmByMachine = new LinkedHashMap<>();
         for (ManagedVm vm : vms) {

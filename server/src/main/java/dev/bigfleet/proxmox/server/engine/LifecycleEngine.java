@@ -183,6 +183,9 @@ public final class LifecycleEngine {
     public int addMachines(Collection<Machine> toAdd) throws StoreFailure {
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (Machine m : toAdd) {
+            if (machines.containsKey(m.id())) {
+                continue;
+            }
             MachineEntry entry = new MachineEntry(m);
             if (machines.putIfAbsent(m.id(), entry) == null) {
                 // queued together so a large seed is group-committed, not one fsync per machine

@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,17 +53,17 @@ public final class Reconciler {
     public Pass runOnce() throws BackendException, StoreFailure {
         List<ManagedVm> vms = backend.describeManaged();
         List<Machine> wanted = seeder.inventory(vms);
-        Map<String, Machine> slotsById = seeder.slots().stream()
-                .collect(Collectors.toMap(Machine::id, Function.identity()));
+        Map<String, Machine> slotsById = seeder.slotsById();
         List<Machine> unknown = new ArrayList<>();
         int refreshed = 0;
         for (Machine m : wanted) {
-            if (engine.get(m.id()).isEmpty()) {
+            Optional<Machine> known = engine.get(m.id());
+            if (known.isEmpty()) {
                 unknown.add(m);
                 continue;
             }
             Machine slot = slotsById.get(m.id());
-            if (slot != null && engine.refreshFacts(m.id(), current -> current.toBuilder()
+            if (slot != null && !hasFactsOf(known.get(), slot) && engine.refreshFacts(m.id(), current -> current.toBuilder()
                     .pricePerHour(slot.pricePerHour())
                     .resources(slot.resources())
                     .allocatable(current.allocatable().isEmpty() ? slot.allocatable() : current.allocatable())
@@ -82,6 +80,14 @@ public final class Reconciler {
                     added, refreshed, failedMissing, reaped);
         }
         return new Pass(added, refreshed, failedMissing, reaped);
+    }
+
+    /** The common case, checked without taking the machine's lock: nothing to refresh. */
+    private static boolean hasFactsOf(Machine current, Machine slot) {
+        return current.pricePerHour() == slot.pricePerHour()
+                && current.resources().equals(slot.resources())
+                && current.labels().equals(slot.labels())
+                && !current.allocatable().isEmpty();
     }
 
     private int failMachinesWhoseVmIsGone(List<ManagedVm> vms) throws StoreFailure {

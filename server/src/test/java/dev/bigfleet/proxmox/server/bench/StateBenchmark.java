@@ -47,6 +47,7 @@ public final class StateBenchmark {
         System.out.printf("gRPC end to end: mutations/s at 100,000 machines: %,.0f (%.0f%% of the 1k figure)%n",
                 large, 100 * large / small);
         restartAndLists(dir.resolve("large.db"));
+        EngineListLatency.measure(dir.resolve("list.db"));
     }
 
     private static String[] args(Path state, int machines) {
