@@ -1,46 +1,24 @@
 package dev.bigfleet.proxmox.server.bench;
 
 import dev.bigfleet.proxmox.api.FenceToken;
-import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
-import dev.bigfleet.proxmox.api.Offerings;
-import dev.bigfleet.proxmox.api.PriceList;
-import dev.bigfleet.proxmox.server.backend.BackendRegistry;
-import dev.bigfleet.proxmox.server.engine.EngineObserver;
 import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.server.engine.ListQuery;
 import dev.bigfleet.proxmox.server.engine.MutationRequest;
-import dev.bigfleet.proxmox.server.engine.TransitionTimeouts;
-import dev.bigfleet.proxmox.server.engine.TransitionWork;
-import dev.bigfleet.proxmox.server.store.SqliteStateStore;
-import dev.bigfleet.proxmox.spi.BackendContext;
-import dev.bigfleet.proxmox.spi.BackendOptions;
-import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /** Server-side List latency at 100,000 machines: a delta with 100 changes, and the full list. */
 final class EngineListLatency {
     private EngineListLatency() {}
 
     static void measure(Path state) throws Exception {
-        InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
-        var offerings = Offerings.defaults(catalog, "pve-a", "pve-b", 100_000);
-        ProxmoxBackend backend = BackendRegistry.discover(null).require("fake").create(new BackendContext("proxmox",
-                List.of(), catalog, offerings, new BackendOptions(Map.of("fake-latency", "0s"))));
-        ExecutorService workers = Executors.newCachedThreadPool();
-        try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            LifecycleEngine engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
-                    TransitionTimeouts.defaults(), workers, store, EngineObserver.NONE);
-            List<Machine> slots = Offerings.renderSlots("proxmox", offerings, catalog,
-                    new PriceList(Map.of(), PriceList.DEFAULT_PER_VCPU_HOUR, PriceList.DEFAULT_PER_GIB_HOUR));
-            engine.addMachines(slots);
+        try (BenchEngine bench = new BenchEngine(state, 100_000)) {
+            LifecycleEngine engine = bench.engine;
+            List<Machine> slots = bench.slots;
             int rounds = 200;
             long[] delta = new long[rounds];
             int returned = 0;
@@ -65,9 +43,6 @@ final class EngineListLatency {
             System.out.printf("engine delta List, 100 changed of 100,000 (%d returned): p50 %.3f ms, p99 %.3f ms%n",
                     returned, pct(delta, 50), pct(delta, 99));
             System.out.printf("engine full List of 100,000: p50 %.1f ms, p99 %.1f ms%n", pct(full, 50), pct(full, 99));
-        } finally {
-            workers.shutdownNow();
-            backend.close();
         }
     }
 

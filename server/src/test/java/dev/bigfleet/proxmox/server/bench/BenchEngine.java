@@ -1,0 +1,52 @@
+package dev.bigfleet.proxmox.server.bench;
+
+import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.Offerings;
+import dev.bigfleet.proxmox.api.PriceList;
+import dev.bigfleet.proxmox.server.backend.BackendRegistry;
+import dev.bigfleet.proxmox.server.engine.EngineObserver;
+import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.server.engine.TransitionTimeouts;
+import dev.bigfleet.proxmox.server.engine.TransitionWork;
+import dev.bigfleet.proxmox.server.store.SqliteStateStore;
+import dev.bigfleet.proxmox.spi.BackendContext;
+import dev.bigfleet.proxmox.spi.BackendOptions;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * An engine for the engine-level figures: durable state in {@code state}, the fake backend with no
+ * latency, and the default offerings rendered to {@code machines} slots, all seeded.
+ */
+final class BenchEngine implements AutoCloseable {
+    final LifecycleEngine engine;
+    final List<Machine> slots;
+    private final ProxmoxBackend backend;
+    private final ExecutorService workers = Executors.newCachedThreadPool();
+    private final SqliteStateStore store;
+
+    BenchEngine(Path state, int machines) throws Exception {
+        InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
+        var offerings = Offerings.defaults(catalog, "pve-a", "pve-b", machines);
+        backend = BackendRegistry.discover(null).require("fake").create(new BackendContext("proxmox",
+                List.of(), catalog, offerings, new BackendOptions(Map.of("fake-latency", "0s"))));
+        store = SqliteStateStore.open(state);
+        engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
+                TransitionTimeouts.defaults(), workers, store, EngineObserver.NONE);
+        slots = Offerings.renderSlots("proxmox", offerings, catalog,
+                new PriceList(Map.of(), PriceList.DEFAULT_PER_VCPU_HOUR, PriceList.DEFAULT_PER_GIB_HOUR));
+        engine.addMachines(slots);
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        store.close();
+        backend.close();
+    }
+}
