@@ -31,6 +31,13 @@ final class MachineRows {
             + " last_op_kind = excluded.last_op_kind, last_op_id = excluded.last_op_id,"
             + " last_op_cluster = excluded.last_op_cluster";
 
+    /** Appends a machine's new row to the journal; parameters as in {@link #bind}. */
+    static final String JOURNAL_APPEND = "INSERT INTO journal (deleted, " + COLUMNS + ")"
+            + " VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** Copies journal rows into the table; the caller adds the WHERE clause and {@link #ON_CONFLICT_UPDATE}. */
+    static final String FOLD_UPSERT = "INSERT INTO machines (" + COLUMNS + ") SELECT " + COLUMNS + " FROM journal";
+    static final String ON_CONFLICT_UPDATE = UPSERT.substring(UPSERT.indexOf(" ON CONFLICT"));
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
     /** Slots share resources, labels and allocatable maps; decoding each text once keeps 100k rows small. */

@@ -37,7 +37,10 @@ import org.sqlite.SQLiteOpenMode;
 /**
  * The durable state: an SQLite database (WAL journal, {@code synchronous=FULL}) with one row per
  * machine and per fence mark. A single writer thread takes every write queued since its last
- * commit and commits them as one transaction, so many concurrent changes share one fsync.
+ * commit and commits them as one transaction, so many concurrent changes share one fsync. Each
+ * change is appended to a journal table (a commit then writes a few sequential pages, not one page
+ * per machine touched); the journal is folded into the machine and mark tables in the background
+ * and replayed on load.
  */
 public final class SqliteStateStore implements StateStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteStateStore.class);
@@ -46,6 +49,10 @@ public final class SqliteStateStore implements StateStore {
     static final int APPLICATION_ID = 0x42465058;
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int MAX_BATCH = 4096;
+    /** Journal rows that trigger a fold even while writes keep coming. */
+    static final long FOLD_AT = 100_000;
+    /** Journal rows folded as soon as the writer has nothing else to do. */
+    static final long FOLD_WHEN_IDLE_AT = 10_000;
 
     private final Path path;
     private final StateFileLock lock;
@@ -56,6 +63,12 @@ public final class SqliteStateStore implements StateStore {
     private volatile boolean closed;
 
     private record Pending(StoreWrite write, CompletableFuture<Void> durable) {}
+
+    private record StoredRow(dev.bigfleet.proxmox.api.Machine machine, long revision, LastOperation lastOperation) {}
+
+    private static FenceMark higher(FenceMark a, FenceMark b) {
+        return b.epoch() > a.epoch() || (b.epoch() == a.epoch() && b.sequence() > a.sequence()) ? b : a;
+    }
 
     private SqliteStateStore(Path path, StateFileLock lock, Connection db, byte[] cursorKey) {
         this.path = path;
@@ -110,6 +123,8 @@ public final class SqliteStateStore implements StateStore {
 
     private static Connection connect(Path path, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
+        // no generated-keys lookup after every write: it prepares and runs a query per row
+        config.setGetGeneratedKeys(false);
         config.setOpenMode(readOnly ? SQLiteOpenMode.READONLY : SQLiteOpenMode.READWRITE);
         if (readOnly) {
             config.setReadOnly(true);
@@ -174,6 +189,15 @@ public final class SqliteStateStore implements StateStore {
             st.execute("CREATE TABLE fence_marks (machine_id TEXT NOT NULL, shard_id TEXT NOT NULL,"
                     + " epoch INTEGER NOT NULL, sequence INTEGER NOT NULL, PRIMARY KEY (machine_id, shard_id))"
                     + " WITHOUT ROWID");
+            // Changes are appended here (sequential pages, a small commit) and folded into the
+            // tables above in the background; updating rows in place would dirty one page per machine.
+            st.execute("CREATE TABLE journal (seq INTEGER PRIMARY KEY, deleted INTEGER NOT NULL, id TEXT NOT NULL,"
+                    + " revision INTEGER, state TEXT, host_provider TEXT, host_ref TEXT, instance_type TEXT, zone TEXT,"
+                    + " capacity_type TEXT, price_per_hour REAL, interruption_probability REAL, resources TEXT,"
+                    + " labels TEXT, allocatable TEXT, last_error TEXT, cluster TEXT, shard_metadata TEXT,"
+                    + " last_op_kind TEXT, last_op_id TEXT, last_op_cluster TEXT)");
+            st.execute("CREATE TABLE mark_journal (seq INTEGER PRIMARY KEY, machine_id TEXT NOT NULL,"
+                    + " shard_id TEXT NOT NULL, epoch INTEGER NOT NULL, sequence INTEGER NOT NULL)");
             st.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value NOT NULL)");
             st.execute("INSERT INTO meta (key, value) VALUES ('revision', 0), ('last_operation_number', 0)");
             st.execute("PRAGMA application_id=" + APPLICATION_ID);
@@ -209,15 +233,40 @@ public final class SqliteStateStore implements StateStore {
                             .put(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)));
                 }
             }
-            List<StoredMachine> machines = new ArrayList<>();
-            MachineRows rows = new MachineRows();
-            try (ResultSet rs = st.executeQuery("SELECT " + MachineRows.COLUMNS + " FROM machines ORDER BY revision")) {
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT machine_id, shard_id, epoch, sequence FROM mark_journal ORDER BY seq")) {
                 while (rs.next()) {
-                    String id = rs.getString("id");
-                    machines.add(new StoredMachine(rows.machine(rs), rs.getLong("revision"),
-                            MachineRows.lastOperation(rs), marks.getOrDefault(id, Map.of())));
+                    marks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
+                            .merge(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)),
+                                    SqliteStateStore::higher);
                 }
             }
+            MachineRows rows = new MachineRows();
+            Map<String, StoredRow> latest = new java.util.LinkedHashMap<>();
+            try (ResultSet rs = st.executeQuery("SELECT " + MachineRows.COLUMNS + " FROM machines")) {
+                while (rs.next()) {
+                    latest.put(rs.getString("id"), new StoredRow(rows.machine(rs), rs.getLong("revision"),
+                            MachineRows.lastOperation(rs)));
+                }
+            }
+            try (ResultSet rs = st.executeQuery("SELECT deleted, " + MachineRows.COLUMNS + " FROM journal ORDER BY seq")) {
+                while (rs.next()) {
+                    String id = rs.getString("id");
+                    if (rs.getInt("deleted") == 1) {
+                        latest.remove(id);
+                    } else {
+                        latest.put(id, new StoredRow(rows.machine(rs), rs.getLong("revision"),
+                                MachineRows.lastOperation(rs)));
+                    }
+                }
+            }
+            List<StoredMachine> machines = new ArrayList<>(latest.size());
+            for (Map.Entry<String, StoredRow> e : latest.entrySet()) {
+                StoredRow row = e.getValue();
+                machines.add(new StoredMachine(row.machine(), row.revision(), row.lastOperation(),
+                        marks.getOrDefault(e.getKey(), Map.of())));
+            }
+            machines.sort(java.util.Comparator.comparingLong(StoredMachine::revision));
             if (machines.isEmpty() && revision == 0) {
                 return Optional.empty();
             }
@@ -259,19 +308,26 @@ public final class SqliteStateStore implements StateStore {
 
     private void writeLoop() {
         List<Pending> batch = new ArrayList<>();
-        try (PreparedStatement upsert = db.prepareStatement(MachineRows.UPSERT);
+        try (PreparedStatement append = db.prepareStatement(MachineRows.JOURNAL_APPEND);
                 PreparedStatement mark = db.prepareStatement(
-                        "INSERT OR REPLACE INTO fence_marks (machine_id, shard_id, epoch, sequence) VALUES (?, ?, ?, ?)");
-                PreparedStatement deleteMachine = db.prepareStatement("DELETE FROM machines WHERE id = ?");
-                PreparedStatement deleteMarks = db.prepareStatement("DELETE FROM fence_marks WHERE machine_id = ?");
+                        "INSERT INTO mark_journal (machine_id, shard_id, epoch, sequence) VALUES (?, ?, ?, ?)");
+                PreparedStatement deletion = db.prepareStatement("INSERT INTO journal (deleted, id) VALUES (1, ?)");
                 PreparedStatement meta = db.prepareStatement("UPDATE meta SET value = max(value, ?) WHERE key = ?")) {
+            long journaled = count("journal") + count("mark_journal");
             while (true) {
                 batch.clear();
                 Pending first = queue.take();
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
-                commitBatch(batch, upsert, mark, deleteMachine, deleteMarks, meta);
+                journaled += commitBatch(batch, append, mark, deletion, meta);
+                if (journaled >= FOLD_AT || (queue.isEmpty() && journaled >= FOLD_WHEN_IDLE_AT)) {
+                    fold();
+                    journaled = 0;
+                }
                 if (closed && queue.isEmpty()) {
+                    if (journaled > 0) {
+                        fold(); // a graceful stop leaves a folded file, so the next start reads less
+                    }
                     return;
                 }
             }
@@ -284,17 +340,20 @@ public final class SqliteStateStore implements StateStore {
         }
     }
 
-    private void commitBatch(List<Pending> batch, PreparedStatement upsert, PreparedStatement mark,
-            PreparedStatement deleteMachine, PreparedStatement deleteMarks, PreparedStatement meta) {
+    /** Commits one group of writes; returns how many journal rows it appended (0 if it failed). */
+    private long commitBatch(List<Pending> batch, PreparedStatement append, PreparedStatement mark,
+            PreparedStatement deletion, PreparedStatement meta) {
         long revision = 0;
         long lastOp = 0;
+        long appended = 0;
         try {
             db.setAutoCommit(false);
             for (Pending p : batch) {
                 StoreWrite w = p.write();
                 if (w.machine() != null) {
-                    MachineRows.bind(upsert, w.machine(), w.revision(), w.lastOperation());
-                    upsert.executeUpdate();
+                    MachineRows.bind(append, w.machine(), w.revision(), w.lastOperation());
+                    append.executeUpdate();
+                    appended++;
                 }
                 for (MarkWrite m : w.marks()) {
                     mark.setString(1, m.machineId());
@@ -302,12 +361,12 @@ public final class SqliteStateStore implements StateStore {
                     mark.setLong(3, m.mark().epoch());
                     mark.setLong(4, m.mark().sequence());
                     mark.executeUpdate();
+                    appended++;
                 }
                 if (w.deletedMachineId() != null) {
-                    deleteMachine.setString(1, w.deletedMachineId());
-                    deleteMachine.executeUpdate();
-                    deleteMarks.setString(1, w.deletedMachineId());
-                    deleteMarks.executeUpdate();
+                    deletion.setString(1, w.deletedMachineId());
+                    deletion.executeUpdate();
+                    appended++;
                 }
                 revision = Math.max(revision, w.revision());
                 lastOp = Math.max(lastOp, w.lastOperationNumber());
@@ -325,7 +384,7 @@ public final class SqliteStateStore implements StateStore {
             for (Pending p : batch) {
                 p.durable().completeExceptionally(e);
             }
-            return;
+            return 0;
         }
         for (Pending p : batch) {
             try {
@@ -334,6 +393,43 @@ public final class SqliteStateStore implements StateStore {
                 log.error("publishing a durable change failed", e);
             }
             p.durable().complete(null);
+        }
+        return appended;
+    }
+
+    private long count(String table) throws SQLException {
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    /**
+     * Moves the latest journal entry of every machine and mark into the tables and empties the
+     * journal, in one transaction: a crash in the middle leaves the journal as it was.
+     */
+    private void fold() {
+        try (Statement st = db.createStatement()) {
+            db.setAutoCommit(false);
+            String latest = "seq IN (SELECT max(seq) FROM journal GROUP BY id)";
+            st.executeUpdate(MachineRows.FOLD_UPSERT + " WHERE deleted = 0 AND " + latest + MachineRows.ON_CONFLICT_UPDATE);
+            st.executeUpdate("DELETE FROM machines WHERE id IN (SELECT id FROM journal WHERE deleted = 1 AND " + latest + ")");
+            st.executeUpdate("DELETE FROM fence_marks WHERE machine_id IN"
+                    + " (SELECT id FROM journal WHERE deleted = 1 AND " + latest + ")");
+            st.executeUpdate("INSERT INTO fence_marks (machine_id, shard_id, epoch, sequence)"
+                    + " SELECT machine_id, shard_id, epoch, sequence FROM mark_journal"
+                    + " WHERE seq IN (SELECT max(seq) FROM mark_journal GROUP BY machine_id, shard_id)"
+                    + " ON CONFLICT (machine_id, shard_id) DO UPDATE SET epoch = excluded.epoch,"
+                    + " sequence = excluded.sequence");
+            st.executeUpdate("DELETE FROM journal");
+            st.executeUpdate("DELETE FROM mark_journal");
+            db.commit();
+        } catch (SQLException e) {
+            log.error("folding the state journal failed (it is kept and replayed on load): {}", oneLine(e));
+            try {
+                db.rollback();
+            } catch (SQLException ignored) {
+                // the next fold tries again
+            }
         }
     }
 

@@ -182,4 +182,41 @@ class SqliteStateStoreTest {
         Files.write(corrupt, garbled);
         assertRefusedAndUntouched(corrupt, "damaged");
     }
+
+    @Test
+    void theJournalIsFoldedIntoTheTablesAndNothingIsLost() throws Exception {
+        Path state = dir.resolve("s.db");
+        int machines = (int) SqliteStateStore.FOLD_WHEN_IDLE_AT + 500;
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            List<CompletableFuture<Void>> writes = new ArrayList<>();
+            for (int i = 1; i <= machines; i++) {
+                writes.add(store.write(new StoreWrite(machine("m" + i, MachineState.SPECULATIVE), null,
+                        List.of(new MarkWrite("m" + i, "s", new FenceMark(1, i))), null, i, 0, null)));
+            }
+            // a later change of the same machine wins, and a retired one stays gone
+            writes.add(store.write(new StoreWrite(machine("m1", MachineState.IDLE), null,
+                    List.of(new MarkWrite("m1", "s", new FenceMark(2, 0))), null, machines + 1, 0, null)));
+            writes.add(store.write(new StoreWrite(null, null, List.of(), "m2", 0, 0, null)));
+            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+            // the writer folds once it is idle; a write after that proves the fold is done
+            Thread.sleep(500);
+            store.write(StoreWrite.marksOnlyNone()).join();
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state); Statement st = c.createStatement();
+                var rs = st.executeQuery("SELECT (SELECT count(*) FROM journal), (SELECT count(*) FROM machines)")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("journal rows left after the fold").isZero();
+            assertThat(rs.getLong(2)).isEqualTo(machines - 1);
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            StoredState loaded = store.load().orElseThrow();
+            assertThat(loaded.machines()).hasSize(machines - 1);
+            StoredMachine m1 = loaded.machines().stream().filter(m -> m.machine().id().equals("m1")).findFirst().orElseThrow();
+            assertThat(m1.machine().state()).isEqualTo(MachineState.IDLE);
+            assertThat(m1.revision()).isEqualTo(machines + 1);
+            assertThat(m1.marks()).containsEntry("s", new FenceMark(2, 0));
+            assertThat(loaded.machines()).noneMatch(m -> m.machine().id().equals("m2"));
+            assertThat(loaded.revision()).isEqualTo(machines + 1);
+        }
+    }
 }
