@@ -67,12 +67,23 @@ public final class LifecycleEngine {
         await(queue(entry, next, marks));
     }
 
-    private CompletableFuture<Void> queue(MachineEntry entry, Machine next, List<MarkWrite> marks) {
+    /** A change on its way to the store. */
+    private record Queued(CompletableFuture<Void> durable, Machine before, Machine next) {}
+
+    private Queued queue(MachineEntry entry, Machine next, List<MarkWrite> marks) {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
         LastOperation last = entry.lastOperation();
-        return index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null, revision,
-                lastOperationNumber.get(), null))
-                .thenRun(() -> observer.machineChanged(before, next));
+        return new Queued(index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null, revision,
+                lastOperationNumber.get(), null)), before, next);
+    }
+
+    /**
+     * Waits until the change is durable, then tells the observer, on this thread: the store's
+     * single writer is the bottleneck of every commit and must not run metrics code.
+     */
+    private void await(Queued queued) throws StoreFailure {
+        await(queued.durable());
+        observer.machineChanged(queued.before(), queued.next());
     }
 
     private static void await(CompletableFuture<Void> durable) throws StoreFailure {
@@ -107,7 +118,7 @@ public final class LifecycleEngine {
      * @return how many machines were failed
      */
     public int failInterruptedTransitions() throws StoreFailure {
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        List<Queued> writes = new ArrayList<>();
         for (MachineEntry entry : machines.values()) {
             Machine m = entry.snapshot();
             if (m.state().isTransitional()) {
@@ -118,7 +129,7 @@ public final class LifecycleEngine {
                 writes.add(queue(entry, m.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of()));
             }
         }
-        for (CompletableFuture<Void> w : writes) {
+        for (Queued w : writes) {
             await(w);
         }
         return writes.size();
@@ -181,7 +192,7 @@ public final class LifecycleEngine {
 
     /** Adds machines the engine does not know yet (seeding, reconcile); known ids are skipped. */
     public int addMachines(Collection<Machine> toAdd) throws StoreFailure {
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        List<Queued> writes = new ArrayList<>();
         for (Machine m : toAdd) {
             if (machines.containsKey(m.id())) {
                 continue;
@@ -192,7 +203,7 @@ public final class LifecycleEngine {
                 writes.add(queue(entry, m, List.of()));
             }
         }
-        for (CompletableFuture<Void> w : writes) {
+        for (Queued w : writes) {
             await(w);
         }
         return writes.size();
