@@ -13,7 +13,6 @@ import dev.bigfleet.proxmox.server.engine.StoreFailure;
 import dev.bigfleet.proxmox.server.engine.StoredState;
 import dev.bigfleet.proxmox.spi.ManagedVm;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import dev.bigfleet.proxmox.server.http.HttpServer;
@@ -89,14 +88,14 @@ public final class ProviderRuntime {
                 http.get().start();
             } catch (Exception e) {
                 throw new StartupException("--metrics-addr " + config.httpAddress().get() + ": cannot serve HTTP: "
-                        + rootMessage(e), e);
+                        + ErrorMessages.rootCause(e), e);
             }
         }
         loadInventory();
         try {
             grpc.start();
         } catch (IOException e) {
-            throw new StartupException("--addr " + config.grpcAddress() + ": cannot listen: " + rootMessage(e), e);
+            throw new StartupException("--addr " + config.grpcAddress() + ": cannot listen: " + ErrorMessages.rootCause(e), e);
         }
         if (!(backend instanceof ReadinessGate)) {
             log.warn("backend \"{}\" has no node readiness check: a machine is reported CONFIGURED as soon as"
@@ -137,10 +136,8 @@ public final class ProviderRuntime {
             }
             engine.restore(stored.get());
             int interrupted = engine.failInterruptedTransitions();
-            List<Machine> slots = seeder.slots();
-            int added = engine.addMachines(slots);
-            Set<String> backed = new HashSet<>();
-            slots.forEach(slot -> backed.add(slot.id()));
+            int added = engine.addMachines(seeder.slots());
+            Set<String> backed = seeder.slotsById().keySet();
             int retired = 0;
             for (Machine m : engine.snapshot()) {
                 if (m.state() == MachineState.SPECULATIVE && !backed.contains(m.id()) && engine.retire(m.id())) {
@@ -163,7 +160,7 @@ public final class ProviderRuntime {
             throw new StartupException("initial inventory read from the backend took longer than "
                     + GoDuration.format(SEED_TIMEOUT), e);
         } catch (FailsafeException e) {
-            throw new StartupException("initial inventory read from the backend failed: " + rootMessage(e), e);
+            throw new StartupException("initial inventory read from the backend failed: " + ErrorMessages.rootCause(e), e);
         }
     }
 
@@ -173,7 +170,7 @@ public final class ProviderRuntime {
             reconciles.finished(true);
         } catch (Throwable e) {
             reconciles.finished(false);
-            log.warn("reconcile failed: {}", rootMessage(e));
+            log.warn("reconcile failed: {}", ErrorMessages.rootCause(e));
         }
     }
 
@@ -208,18 +205,9 @@ public final class ProviderRuntime {
             try {
                 http.get().stop();
             } catch (Exception e) {
-                log.warn("stopping the HTTP server failed: {}", rootMessage(e));
+                log.warn("stopping the HTTP server failed: {}", ErrorMessages.rootCause(e));
             }
         }
         backend.close();
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return m.replace('\n', ' ');
     }
 }

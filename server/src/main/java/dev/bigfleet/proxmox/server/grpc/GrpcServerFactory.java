@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server.grpc;
 
+import dev.bigfleet.proxmox.server.ErrorMessages;
 import dev.bigfleet.proxmox.server.config.ConfigException;
 import dev.bigfleet.proxmox.server.config.GrpcTls;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
@@ -54,16 +55,7 @@ public final class GrpcServerFactory {
             }
             return ssl.build();
         } catch (SSLException | IllegalArgumentException e) {
-            throw new ConfigException("--tls-cert/--tls-key/--tls-ca: cannot load the TLS material: " + oneLine(e));
+            throw new ConfigException("--tls-cert/--tls-key/--tls-ca: cannot load the TLS material: " + ErrorMessages.rootCause(e));
         }
-    }
-
-    private static String oneLine(Exception e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return m.replace('\n', ' ');
     }
 }

@@ -20,10 +20,9 @@ final class MachineRows {
     static final String COLUMNS = "id, revision, state, host_provider, host_ref, instance_type, zone, capacity_type,"
             + " price_per_hour, interruption_probability, resources, labels, allocatable, last_error, cluster,"
             + " shard_metadata, last_op_kind, last_op_id, last_op_cluster";
-    static final String UPSERT = "INSERT INTO machines (" + COLUMNS + ")"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, state = excluded.state,"
-            + " host_provider = excluded.host_provider, host_ref = excluded.host_ref,"
+    /** The SET clause that makes an insert of a machine's row replace the row it already has. */
+    static final String ON_CONFLICT_UPDATE = " ON CONFLICT (id) DO UPDATE SET revision = excluded.revision,"
+            + " state = excluded.state, host_provider = excluded.host_provider, host_ref = excluded.host_ref,"
             + " instance_type = excluded.instance_type, zone = excluded.zone, capacity_type = excluded.capacity_type,"
             + " price_per_hour = excluded.price_per_hour, interruption_probability = excluded.interruption_probability,"
             + " resources = excluded.resources, labels = excluded.labels, allocatable = excluded.allocatable,"
@@ -36,7 +35,6 @@ final class MachineRows {
             + " VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Copies journal rows into the table; the caller adds the WHERE clause and {@link #ON_CONFLICT_UPDATE}. */
     static final String FOLD_UPSERT = "INSERT INTO machines (" + COLUMNS + ") SELECT " + COLUMNS + " FROM journal";
-    static final String ON_CONFLICT_UPDATE = UPSERT.substring(UPSERT.indexOf(" ON CONFLICT"));
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

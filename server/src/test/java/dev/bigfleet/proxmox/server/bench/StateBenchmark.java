@@ -20,7 +20,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -104,7 +103,7 @@ public final class StateBenchmark {
                 full[i] = System.nanoTime() - t0;
             }
             System.out.printf("full List of %,d machines (client-observed, loopback): p50 %.1f ms, p99 %.1f ms%n",
-                    all.getMachinesCount(), pct(full, 50), pct(full, 99));
+                    all.getMachinesCount(), EngineListLatency.pct(full, 50), EngineListLatency.pct(full, 99));
 
             List<String> speculative = stub.list(ListFilter.newBuilder()
                     .addStates(dev.bigfleet.proxmox.proto.v1alpha1.MachineState.MACHINE_STATE_SPECULATIVE).build())
@@ -122,7 +121,7 @@ public final class StateBenchmark {
                 delta[i] = System.nanoTime() - t0;
             }
             System.out.printf("delta List, 100 changed of 100,000 (%d returned; client-observed over loopback, an upper"
-                    + " bound of server time): p50 %.2f ms, p99 %.2f ms%n", returned, pct(delta, 50), pct(delta, 99));
+                    + " bound of server time): p50 %.2f ms, p99 %.2f ms%n", returned, EngineListLatency.pct(delta, 50), EngineListLatency.pct(delta, 99));
             channel.shutdownNow();
         }
     }
@@ -135,12 +134,5 @@ public final class StateBenchmark {
 
     private static long sizeIfExists(Path p) throws java.io.IOException {
         return Files.exists(p) ? Files.size(p) : 0;
-    }
-
-    private static double pct(long[] nanos, int p) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        int index = Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1);
-        return sorted[Math.max(0, index)] / 1e6;
     }
 }
