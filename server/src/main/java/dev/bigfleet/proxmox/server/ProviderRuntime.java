@@ -4,13 +4,11 @@ import dev.bigfleet.proxmox.api.GoDuration;
 import dev.bigfleet.proxmox.server.config.ProviderConfig;
 import dev.bigfleet.proxmox.server.engine.InventorySeeder;
 import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
-import dev.bigfleet.proxmox.api.Machine;
-import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.server.engine.Reconciler;
 import dev.bigfleet.proxmox.server.engine.StateStore;
 import dev.bigfleet.proxmox.server.engine.StoreException;
 import dev.bigfleet.proxmox.server.engine.StoreFailure;
-import dev.bigfleet.proxmox.server.engine.StoredState;
+import dev.bigfleet.proxmox.server.engine.StoredCounters;
 import dev.bigfleet.proxmox.spi.ManagedVm;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,6 +28,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -83,15 +83,16 @@ public final class ProviderRuntime {
     }
 
     public void start() throws StartupException {
-        if (http.isPresent()) {
-            try {
-                http.get().start();
-            } catch (Exception e) {
-                throw new StartupException("--metrics-addr " + config.httpAddress().get() + ": cannot serve HTTP: "
-                        + ErrorMessages.rootCause(e), e);
-            }
+        // the HTTP server (probes answering "not ready" meanwhile) starts alongside the inventory load
+        CompletableFuture<Void> httpStarted = startHttpInBackground();
+        boolean restarted;
+        try {
+            restarted = loadInventory();
+        } catch (StartupException e) {
+            httpStarted.exceptionally(ignored -> null).join(); // stop() must not race a starting server
+            throw e;
         }
-        loadInventory();
+        awaitHttp(httpStarted);
         try {
             grpc.start();
         } catch (IOException e) {
@@ -106,6 +107,11 @@ public final class ProviderRuntime {
             reconcileTimer.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
         }
         serving.markReady();
+        if (restarted) {
+            // one pass right away catches what changed on the substrate while the provider was
+            // down; it runs after ready, so a slow backend does not hold back the restart
+            reconcileTimer.execute(this::reconcileQuietly);
+        }
         // key-value pairs, so --log-format json carries them as fields
         log.atInfo()
                 .addKeyValue("addr", grpcPort() < 0 ? config.grpcAddress() : config.grpcAddress().host() + ":" + grpcPort())
@@ -121,32 +127,69 @@ public final class ProviderRuntime {
                 .log("serving CapacityProvider");
     }
 
+    /** Binds the HTTP port now and starts serving on it from another thread. */
+    private CompletableFuture<Void> startHttpInBackground() throws StartupException {
+        if (http.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            http.get().bind();
+        } catch (IOException e) {
+            throw httpFailure(e);
+        }
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        Thread starter = new Thread(() -> {
+            try {
+                http.get().start();
+                started.complete(null);
+            } catch (Exception e) {
+                started.completeExceptionally(httpFailure(e));
+            }
+        }, "http-start");
+        starter.setDaemon(true);
+        starter.start();
+        return started;
+    }
+
+    private StartupException httpFailure(Exception e) {
+        return new StartupException("--metrics-addr " + config.httpAddress().get() + ": cannot serve HTTP: "
+                + ErrorMessages.rootCause(e), e);
+    }
+
+    private static void awaitHttp(CompletableFuture<Void> started) throws StartupException {
+        try {
+            started.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof StartupException failed) {
+                throw failed;
+            }
+            throw e;
+        }
+    }
+
     /**
      * Builds the inventory before serving. A fresh store is seeded from the offerings and the
      * substrate; a stored one is reloaded as it was, interrupted transitions are failed, offerings
-     * added since are rendered, Speculative slots no offering backs are retired, and one reconcile
-     * pass runs.
+     * added since are rendered and Speculative slots no offering backs are retired.
+     *
+     * @return whether the inventory came from the store
      */
-    private void loadInventory() throws StartupException {
+    private boolean loadInventory() throws StartupException {
         try {
-            Optional<StoredState> stored = store.load();
+            // rendered while the store may still be reading its file
+            Set<String> backed = seeder.slotsById().keySet();
+            Optional<StoredCounters> stored = store.load(engine::restore);
             if (stored.isEmpty()) {
                 engine.addMachines(seeder.inventory(describeForSeed()));
-                return;
+                return false;
             }
-            engine.restore(stored.get());
+            engine.restored(stored.get());
             int interrupted = engine.failInterruptedTransitions();
             int added = engine.addMachines(seeder.slots());
-            Set<String> backed = seeder.slotsById().keySet();
-            int retired = 0;
-            for (Machine m : engine.snapshot()) {
-                if (m.state() == MachineState.SPECULATIVE && !backed.contains(m.id()) && engine.retire(m.id())) {
-                    retired++;
-                }
-            }
+            int retired = engine.retireUnbacked(backed);
             log.info("state reloaded: machines={} interrupted_transitions_failed={} new_slots={} retired_slots={}",
                     engine.size(), interrupted, added, retired);
-            reconcileQuietly();
+            return true;
         } catch (StoreException | StoreFailure e) {
             throw new StartupException(e.getMessage(), e);
         }

@@ -9,6 +9,8 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,6 +58,25 @@ class ProviderProcessTest {
         try (ProcessHarness p = ProcessHarness.start()) {
             assertThat(p.awaitExit(START)).isEqualTo(1);
             assertThat(errorLines(p)).singleElement().asString().contains("--use-fake-backend");
+        }
+    }
+
+    @Test
+    void aTakenPortStopsStartupWithOneLineNamingTheFlag() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String address = "127.0.0.1:" + taken.getLocalPort();
+            try (ProcessHarness p = ProcessHarness.start("--use-fake-backend", "--addr", "127.0.0.1:0",
+                    "--metrics-addr", address)) {
+                assertThat(p.awaitExit(START)).isEqualTo(1);
+                assertThat(errorLines(p)).filteredOn(l -> l.startsWith("error:")).singleElement().asString()
+                        .startsWith("error: --metrics-addr " + address + ": cannot serve HTTP");
+            }
+            try (ProcessHarness p = ProcessHarness.start("--use-fake-backend", "--addr", address,
+                    "--metrics-addr", "127.0.0.1:0")) {
+                assertThat(p.awaitExit(START)).isEqualTo(1);
+                assertThat(errorLines(p)).filteredOn(l -> l.startsWith("error:")).singleElement().asString()
+                        .startsWith("error: --addr " + address + ": cannot listen");
+            }
         }
     }
 

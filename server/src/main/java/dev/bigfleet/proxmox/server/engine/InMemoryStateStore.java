@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.server.engine;
 import java.security.SecureRandom;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /** No durability: everything lives in the engine's memory and is lost on restart. */
 public final class InMemoryStateStore implements StateStore {
@@ -13,7 +14,7 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     @Override
-    public Optional<StoredState> load() {
+    public Optional<StoredCounters> load(Consumer<StoredMachine> restore) {
         return Optional.empty();
     }
 

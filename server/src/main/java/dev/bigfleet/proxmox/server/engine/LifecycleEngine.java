@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -97,18 +98,20 @@ public final class LifecycleEngine {
 
     // ---- restart -------------------------------------------------------------------------------
 
-    /** Loads what a durable store held; machines keep their revisions, marks and last operations. */
-    public void restore(StoredState state) {
-        for (StoredMachine stored : state.machines()) {
-            MachineEntry entry = new MachineEntry(stored.machine());
-            entry.lastOperation(stored.lastOperation());
-            entry.marks().putAll(stored.marks());
-            machines.put(stored.machine().id(), entry);
-            index.restore(entry, stored.machine(), stored.revision());
-            observer.machineChanged(null, stored.machine());
-        }
-        index.resumeAfter(state.revision());
-        lastOperationNumber.set(state.lastOperationNumber());
+    /** Puts back one machine a durable store held, with its revision, marks and last operation. */
+    public void restore(StoredMachine stored) {
+        MachineEntry entry = new MachineEntry(stored.machine());
+        entry.lastOperation(stored.lastOperation());
+        entry.marks().putAll(stored.marks());
+        machines.put(stored.machine().id(), entry);
+        index.restore(entry, stored.machine(), stored.revision());
+        observer.machineChanged(null, stored.machine());
+    }
+
+    /** After every machine is back: numbering continues after the stored counters. */
+    public void restored(StoredCounters counters) {
+        index.resumeAfter(counters.revision());
+        lastOperationNumber.set(counters.lastOperationNumber());
     }
 
     /**
@@ -159,23 +162,43 @@ public final class LifecycleEngine {
         }
     }
 
-    /** Removes a Speculative machine that no offering backs any more. */
-    public boolean retire(String id) throws StoreFailure {
-        MachineEntry entry = machines.get(id);
-        if (entry == null) {
-            return false;
-        }
-        entry.lock.lock();
+    /**
+     * Removes every Speculative machine whose id is not in {@code backed} (no offering renders it
+     * any more), as one group of writes: a shrunk offering must not cost a commit per slot.
+     *
+     * @return how many were removed
+     */
+    public int retireUnbacked(Set<String> backed) throws StoreFailure {
+        List<MachineEntry> locked = new ArrayList<>();
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
         try {
-            if (entry.snapshot().state() != MachineState.SPECULATIVE) {
-                return false;
+            for (MachineEntry entry : machines.values()) {
+                Machine m = entry.snapshot();
+                if (m.state() != MachineState.SPECULATIVE || backed.contains(m.id())) {
+                    continue;
+                }
+                entry.lock.lock();
+                locked.add(entry);
+                if (entry.snapshot().state() == MachineState.SPECULATIVE) {
+                    writes.add(store.write(StoreWrite.deletion(m.id(), () -> index.remove(entry))));
+                } else {
+                    writes.add(null);
+                }
             }
-            await(store.write(StoreWrite.deletion(id, () -> index.remove(entry))));
-            machines.remove(id, entry);
-            observer.machineChanged(entry.snapshot(), null);
-            return true;
+            int retired = 0;
+            for (int i = 0; i < locked.size(); i++) {
+                if (writes.get(i) == null) {
+                    continue;
+                }
+                await(writes.get(i));
+                MachineEntry entry = locked.get(i);
+                machines.remove(entry.snapshot().id(), entry);
+                observer.machineChanged(entry.snapshot(), null);
+                retired++;
+            }
+            return retired;
         } finally {
-            entry.lock.unlock();
+            locked.forEach(entry -> entry.lock.unlock());
         }
     }
 

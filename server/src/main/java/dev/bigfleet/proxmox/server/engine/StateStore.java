@@ -2,14 +2,21 @@ package dev.bigfleet.proxmox.server.engine;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Where accepted changes become durable. The engine acknowledges a change, and shows it to
  * readers, only once its write has completed.
  */
 public interface StateStore extends AutoCloseable {
-    /** Everything stored, or empty when the store is fresh. */
-    Optional<StoredState> load() throws StoreException;
+    /**
+     * Hands what the store held when it was opened to {@code restore}, one machine at a time, in
+     * no particular order and on the calling thread (a durable store reads its file on another
+     * thread meanwhile). Called once, before the first write.
+     *
+     * @return the stored counters, or empty when the store is fresh
+     */
+    Optional<StoredCounters> load(Consumer<StoredMachine> restore) throws StoreException;
 
     /** The key that signs List cursors; stable across restarts for a durable store. */
     byte[] cursorKey();

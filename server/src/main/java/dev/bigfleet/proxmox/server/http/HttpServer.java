@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.http;
 
 import dev.bigfleet.proxmox.server.config.ListenAddress;
+import java.io.IOException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -25,6 +26,11 @@ public final class HttpServer {
         context.addServlet(new ServletHolder(new ServletContainer(resources)), "/*");
         jetty.setHandler(context);
         jetty.setStopTimeout(5_000);
+    }
+
+    /** Takes the port now, so a bad address fails at once; {@link #start} then serves on it. */
+    public void bind() throws IOException {
+        connector.open();
     }
 
     public void start() throws Exception {

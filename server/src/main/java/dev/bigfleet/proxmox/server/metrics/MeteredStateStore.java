@@ -3,10 +3,12 @@ package dev.bigfleet.proxmox.server.metrics;
 import dev.bigfleet.proxmox.server.engine.StateStore;
 import dev.bigfleet.proxmox.server.engine.StoreException;
 import dev.bigfleet.proxmox.server.engine.StoreWrite;
-import dev.bigfleet.proxmox.server.engine.StoredState;
+import dev.bigfleet.proxmox.server.engine.StoredCounters;
+import dev.bigfleet.proxmox.server.engine.StoredMachine;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Times every write of any {@link StateStore} from queueing to durable, and counts the writes
@@ -22,8 +24,8 @@ public final class MeteredStateStore implements StateStore {
     }
 
     @Override
-    public Optional<StoredState> load() throws StoreException {
-        return store.load();
+    public Optional<StoredCounters> load(Consumer<StoredMachine> restore) throws StoreException {
+        return store.load(restore);
     }
 
     @Override

@@ -1,13 +1,12 @@
 package dev.bigfleet.proxmox.server.store;
 
 import dev.bigfleet.proxmox.api.FenceMark;
-import dev.bigfleet.proxmox.server.engine.LastOperation;
 import dev.bigfleet.proxmox.server.engine.MarkWrite;
 import dev.bigfleet.proxmox.server.engine.StateStore;
 import dev.bigfleet.proxmox.server.engine.StoreException;
 import dev.bigfleet.proxmox.server.engine.StoreWrite;
 import dev.bigfleet.proxmox.server.engine.StoredMachine;
-import dev.bigfleet.proxmox.server.engine.StoredState;
+import dev.bigfleet.proxmox.server.engine.StoredCounters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,15 +19,23 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -51,20 +58,31 @@ public final class SqliteStateStore implements StateStore {
     private static final int MAX_BATCH = 4096;
     /** Journal rows that trigger a fold even while writes keep coming. */
     static final long FOLD_AT = 100_000;
-    /** Journal rows folded as soon as the writer has nothing else to do. */
+    /** Journal rows folded once the writer has had nothing to do for {@link #IDLE_BEFORE_FOLD}. */
     static final long FOLD_WHEN_IDLE_AT = 10_000;
+    /**
+     * A fold takes about a second per 100,000 rows and holds back every write queued meanwhile;
+     * waiting for a quiet second keeps it out of bursts, such as the writes of a restart.
+     */
+    static final Duration IDLE_BEFORE_FOLD = Duration.ofSeconds(1);
+    /** Machines handed from the reading writer to {@link #load} at a time. */
+    private static final int LOAD_BATCH = 1024;
+    /** Follows the last batch in {@link #opened}; {@link #readEnd} then holds the counters or the failure. */
+    private static final List<StoredMachine> END_OF_FILE = Collections.unmodifiableList(new ArrayList<>());
 
     private final Path path;
     private final StateFileLock lock;
     private final Connection db;
     private final byte[] cursorKey;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    /** What the file held when it was opened: batches of machines read by the writer before its first write. */
+    private final BlockingQueue<List<StoredMachine>> opened = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Optional<StoredCounters>> readEnd = new CompletableFuture<>();
+    private final AtomicBoolean loadTaken = new AtomicBoolean();
     private final Thread writer;
     private volatile boolean closed;
 
     private record Pending(StoreWrite write, CompletableFuture<Void> durable) {}
-
-    private record StoredRow(dev.bigfleet.proxmox.api.Machine machine, long revision, LastOperation lastOperation) {}
 
     private static FenceMark higher(FenceMark a, FenceMark b) {
         return b.epoch() > a.epoch() || (b.epoch() == a.epoch() && b.sequence() > a.sequence()) ? b : a;
@@ -222,58 +240,106 @@ public final class SqliteStateStore implements StateStore {
     }
 
     @Override
-    public Optional<StoredState> load() throws StoreException {
+    public Optional<StoredCounters> load(Consumer<StoredMachine> restore) throws StoreException {
+        if (loadTaken.getAndSet(true)) {
+            throw new IllegalStateException("load() is called once");
+        }
+        try {
+            while (true) {
+                List<StoredMachine> batch = opened.take();
+                if (batch == END_OF_FILE) {
+                    return readEnd.join();
+                }
+                batch.forEach(restore);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("--state " + path + ": interrupted while loading", e);
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof StoreException stored) {
+                throw stored;
+            }
+            throw new StoreException("--state " + path + ": cannot read: " + oneLine(e.getCause()), e.getCause());
+        }
+    }
+
+    /**
+     * Reads what the file holds, each machine once, handing batches to {@link #load} as it goes:
+     * the journal newest first (the first row of an id is its latest change), then the table
+     * rows of machines the journal did not mention. A row that is not the one that counts costs
+     * only its id.
+     */
+    private Optional<StoredCounters> read() throws StoreException, InterruptedException {
         try (Statement st = db.createStatement()) {
             long revision = metaLong(st, "revision");
             long lastOp = metaLong(st, "last_operation_number");
-            Map<String, Map<String, FenceMark>> marks = new HashMap<>();
-            try (ResultSet rs = st.executeQuery("SELECT machine_id, shard_id, epoch, sequence FROM fence_marks")) {
-                while (rs.next()) {
-                    marks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
-                            .put(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)));
-                }
-            }
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT machine_id, shard_id, epoch, sequence FROM mark_journal ORDER BY seq")) {
-                while (rs.next()) {
-                    marks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
-                            .merge(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)),
-                                    SqliteStateStore::higher);
-                }
-            }
+            Map<String, Map<String, FenceMark>> marks = readMarks(st);
             MachineRows rows = new MachineRows();
-            Map<String, StoredRow> latest = new java.util.LinkedHashMap<>();
-            try (ResultSet rs = st.executeQuery("SELECT " + MachineRows.COLUMNS + " FROM machines")) {
+            Set<String> journaled = new HashSet<>();
+            List<StoredMachine> batch = new ArrayList<>(LOAD_BATCH);
+            long machines = 0;
+            try (ResultSet rs = st.executeQuery(MachineRows.JOURNAL_NEWEST_FIRST)) {
                 while (rs.next()) {
-                    latest.put(rs.getString("id"), new StoredRow(rows.machine(rs), rs.getLong("revision"),
-                            MachineRows.lastOperation(rs)));
-                }
-            }
-            try (ResultSet rs = st.executeQuery("SELECT deleted, " + MachineRows.COLUMNS + " FROM journal ORDER BY seq")) {
-                while (rs.next()) {
-                    String id = rs.getString("id");
-                    if (rs.getInt("deleted") == 1) {
-                        latest.remove(id);
-                    } else {
-                        latest.put(id, new StoredRow(rows.machine(rs), rs.getLong("revision"),
-                                MachineRows.lastOperation(rs)));
+                    String id = MachineRows.id(rs);
+                    if (journaled.add(id) && !MachineRows.isDeletion(rs)) {
+                        batch = handOver(batch, stored(rows, rs, id, marks));
+                        machines++;
                     }
                 }
             }
-            List<StoredMachine> machines = new ArrayList<>(latest.size());
-            for (Map.Entry<String, StoredRow> e : latest.entrySet()) {
-                StoredRow row = e.getValue();
-                machines.add(new StoredMachine(row.machine(), row.revision(), row.lastOperation(),
-                        marks.getOrDefault(e.getKey(), Map.of())));
+            try (ResultSet rs = st.executeQuery(MachineRows.TABLE)) {
+                while (rs.next()) {
+                    String id = MachineRows.id(rs);
+                    if (!journaled.contains(id)) {
+                        batch = handOver(batch, stored(rows, rs, id, marks));
+                        machines++;
+                    }
+                }
             }
-            machines.sort(java.util.Comparator.comparingLong(StoredMachine::revision));
-            if (machines.isEmpty() && revision == 0) {
+            if (!batch.isEmpty()) {
+                opened.put(batch);
+            }
+            if (machines == 0 && revision == 0) {
                 return Optional.empty();
             }
-            return Optional.of(new StoredState(machines, revision, lastOp));
+            return Optional.of(new StoredCounters(revision, lastOp));
         } catch (SQLException e) {
             throw new StoreException("--state " + path + ": cannot read: " + oneLine(e), e);
         }
+    }
+
+    /** Adds {@code machine} to the batch; a full batch goes to the loading thread and a new one starts. */
+    private List<StoredMachine> handOver(List<StoredMachine> batch, StoredMachine machine) throws InterruptedException {
+        batch.add(machine);
+        if (batch.size() < LOAD_BATCH) {
+            return batch;
+        }
+        opened.put(batch);
+        return new ArrayList<>(LOAD_BATCH);
+    }
+
+    private static StoredMachine stored(MachineRows rows, ResultSet rs, String id,
+            Map<String, Map<String, FenceMark>> marks) throws SQLException {
+        MachineRows.Row row = rows.read(rs, id);
+        return new StoredMachine(row.machine(), row.revision(), row.lastOperation(), marks.getOrDefault(id, Map.of()));
+    }
+
+    /** The fence marks of the table, raised by any the journal holds. */
+    private static Map<String, Map<String, FenceMark>> readMarks(Statement st) throws SQLException {
+        Map<String, Map<String, FenceMark>> marks = new HashMap<>();
+        try (ResultSet rs = st.executeQuery("SELECT machine_id, shard_id, epoch, sequence FROM fence_marks")) {
+            while (rs.next()) {
+                marks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
+                        .put(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)));
+            }
+        }
+        try (ResultSet rs = st.executeQuery("SELECT machine_id, shard_id, epoch, sequence FROM mark_journal")) {
+            while (rs.next()) {
+                marks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
+                        .merge(rs.getString(2), new FenceMark(rs.getLong(3), rs.getLong(4)), SqliteStateStore::higher);
+            }
+        }
+        return marks;
     }
 
     private static long metaLong(Statement st, String key) throws SQLException {
@@ -307,6 +373,17 @@ public final class SqliteStateStore implements StateStore {
     }
 
     private void writeLoop() {
+        // the file is read first, on this thread, so the rest of startup runs alongside the read
+        try {
+            readEnd.complete(read());
+        } catch (StoreException | RuntimeException e) {
+            readEnd.completeExceptionally(e);
+        } catch (InterruptedException e) {
+            readEnd.completeExceptionally(e);
+            Thread.currentThread().interrupt(); // the loop below then stops at once
+        } finally {
+            opened.add(END_OF_FILE);
+        }
         List<Pending> batch = new ArrayList<>();
         try (PreparedStatement append = db.prepareStatement(MachineRows.JOURNAL_APPEND);
                 PreparedStatement mark = db.prepareStatement(
@@ -316,11 +393,18 @@ public final class SqliteStateStore implements StateStore {
             long journaled = count("journal") + count("mark_journal");
             while (true) {
                 batch.clear();
-                Pending first = queue.take();
+                Pending first = journaled >= FOLD_WHEN_IDLE_AT
+                        ? queue.poll(IDLE_BEFORE_FOLD.toMillis(), TimeUnit.MILLISECONDS)
+                        : queue.take();
+                if (first == null) {
+                    fold();
+                    journaled = 0;
+                    continue;
+                }
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
                 journaled += commitBatch(batch, append, mark, deletion, meta);
-                if (journaled >= FOLD_AT || (queue.isEmpty() && journaled >= FOLD_WHEN_IDLE_AT)) {
+                if (journaled >= FOLD_AT) {
                     fold();
                     journaled = 0;
                 }

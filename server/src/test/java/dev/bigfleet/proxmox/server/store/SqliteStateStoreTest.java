@@ -13,7 +13,7 @@ import dev.bigfleet.proxmox.server.engine.MarkWrite;
 import dev.bigfleet.proxmox.server.engine.StoreException;
 import dev.bigfleet.proxmox.server.engine.StoreWrite;
 import dev.bigfleet.proxmox.server.engine.StoredMachine;
-import dev.bigfleet.proxmox.server.engine.StoredState;
+import dev.bigfleet.proxmox.server.engine.StoredCounters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +22,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -47,11 +49,21 @@ class SqliteStateStoreTest {
                 .build();
     }
 
+    /** What a store hands over when loaded: its machines, oldest change first, and its counters. */
+    private record Loaded(List<StoredMachine> machines, long revision, long lastOperationNumber) {}
+
+    private static Optional<Loaded> load(SqliteStateStore store) throws StoreException {
+        List<StoredMachine> machines = new ArrayList<>();
+        Optional<StoredCounters> counters = store.load(machines::add);
+        machines.sort(Comparator.comparingLong(StoredMachine::revision));
+        return counters.map(c -> new Loaded(machines, c.revision(), c.lastOperationNumber()));
+    }
+
     @Test
     void writesSurviveReopeningAndTheFileIsPrivate() throws Exception {
         Path state = dir.resolve("nested/dir/state.db");
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            assertThat(store.load()).isEmpty();
+            assertThat(load(store)).isEmpty();
             LastOperation op = new LastOperation(TransitionKind.CONFIGURE, "op-7", "c1");
             store.write(new StoreWrite(machine("m1", MachineState.CONFIGURED), op,
                     List.of(new MarkWrite("m1", "shard-a", new FenceMark(3, 9))), null, 5, 7, null)).join();
@@ -59,7 +71,7 @@ class SqliteStateStoreTest {
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rw-------");
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            StoredState loaded = store.load().orElseThrow();
+            Loaded loaded = load(store).orElseThrow();
             assertThat(loaded.revision()).isEqualTo(6);
             assertThat(loaded.lastOperationNumber()).isEqualTo(7);
             StoredMachine m1 = loaded.machines().stream().filter(m -> m.machine().id().equals("m1")).findFirst().orElseThrow();
@@ -84,7 +96,7 @@ class SqliteStateStoreTest {
         }
         assertThat(published).hasSize(500).isSorted();
         try (SqliteStateStore store = SqliteStateStore.open(dir.resolve("s.db"))) {
-            assertThat(store.load().orElseThrow().machines()).hasSize(500);
+            assertThat(load(store).orElseThrow().machines()).hasSize(500);
         }
     }
 
@@ -100,7 +112,7 @@ class SqliteStateStoreTest {
             assertThat(ran).hasValue(1);
         }
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            assertThat(store.load().orElseThrow().machines()).extracting(m -> m.machine().id()).containsExactly("kept");
+            assertThat(load(store).orElseThrow().machines()).extracting(m -> m.machine().id()).containsExactly("kept");
         }
     }
 
@@ -198,18 +210,18 @@ class SqliteStateStoreTest {
                     List.of(new MarkWrite("m1", "s", new FenceMark(2, 0))), null, machines + 1, 0, null)));
             writes.add(store.write(new StoreWrite(null, null, List.of(), "m2", 0, 0, null)));
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
-            // the writer folds once it is idle; a write after that proves the fold is done
-            Thread.sleep(500);
+            // the writer folds once it has been idle for a while; a write after that proves the fold is done
+            Thread.sleep(SqliteStateStore.IDLE_BEFORE_FOLD.toMillis() + 1_000);
             store.write(StoreWrite.marksOnlyNone()).join();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state); Statement st = c.createStatement();
-                var rs = st.executeQuery("SELECT (SELECT count(*) FROM journal), (SELECT count(*) FROM machines)")) {
-            rs.next();
-            assertThat(rs.getLong(1)).as("journal rows left after the fold").isZero();
-            assertThat(rs.getLong(2)).isEqualTo(machines - 1);
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state); Statement st = c.createStatement();
+                    var rs = st.executeQuery("SELECT (SELECT count(*) FROM journal), (SELECT count(*) FROM machines)")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("journal rows left after the idle fold").isZero();
+                assertThat(rs.getLong(2)).isEqualTo(machines - 1);
+            }
         }
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            StoredState loaded = store.load().orElseThrow();
+            Loaded loaded = load(store).orElseThrow();
             assertThat(loaded.machines()).hasSize(machines - 1);
             StoredMachine m1 = loaded.machines().stream().filter(m -> m.machine().id().equals("m1")).findFirst().orElseThrow();
             assertThat(m1.machine().state()).isEqualTo(MachineState.IDLE);
@@ -217,6 +229,44 @@ class SqliteStateStoreTest {
             assertThat(m1.marks()).containsEntry("s", new FenceMark(2, 0));
             assertThat(loaded.machines()).noneMatch(m -> m.machine().id().equals("m2"));
             assertThat(loaded.revision()).isEqualTo(machines + 1);
+        }
+    }
+
+    @Test
+    void aCrashImageWithAnUnfoldedJournalLoadsTheLatestRowOfEachMachine() throws Exception {
+        Path state = dir.resolve("s.db");
+        Path image = dir.resolve("image/s.db");
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            store.write(new StoreWrite(machine("a", MachineState.SPECULATIVE), null, List.of(), null, 1, 0, null)).join();
+            store.write(new StoreWrite(machine("b", MachineState.SPECULATIVE), null, List.of(), null, 2, 0, null)).join();
+            store.write(new StoreWrite(machine("c", MachineState.SPECULATIVE), null, List.of(), null, 3, 0, null)).join();
+        }
+        // the tables now hold a, b and c; what follows stays in the journal of the image
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            LastOperation op = new LastOperation(TransitionKind.CREATE, "op-1", "");
+            store.write(new StoreWrite(machine("a", MachineState.CREATING), op,
+                    List.of(new MarkWrite("a", "s", new FenceMark(1, 1))), null, 4, 1, null)).join();
+            store.write(new StoreWrite(machine("a", MachineState.IDLE), op, List.of(), null, 5, 1, null)).join();
+            store.write(new StoreWrite(null, null, List.of(), "b", 0, 0, null)).join();
+            store.write(new StoreWrite(null, null, List.of(), "c", 0, 0, null)).join();
+            store.write(new StoreWrite(machine("c", MachineState.SPECULATIVE), null, List.of(), null, 6, 1, null)).join();
+            store.write(new StoreWrite(machine("d", MachineState.SPECULATIVE), null, List.of(), null, 7, 1, null)).join();
+            // the files as a crash would leave them: committed, not folded
+            Files.createDirectories(image.getParent());
+            Files.copy(state, image);
+            Files.copy(state.resolveSibling("s.db-wal"), image.resolveSibling("s.db-wal"));
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(image)) {
+            Loaded loaded = load(store).orElseThrow();
+            assertThat(loaded.machines()).extracting(m -> m.machine().id() + "@" + m.revision())
+                    .as("each machine once, oldest change first; b retired, c retired and added again")
+                    .containsExactly("a@5", "c@6", "d@7");
+            StoredMachine a = loaded.machines().get(0);
+            assertThat(a.machine()).isEqualTo(machine("a", MachineState.IDLE));
+            assertThat(a.lastOperation()).isEqualTo(new LastOperation(TransitionKind.CREATE, "op-1", ""));
+            assertThat(a.marks()).containsEntry("s", new FenceMark(1, 1));
+            assertThat(loaded.revision()).isEqualTo(7);
+            assertThat(loaded.lastOperationNumber()).isEqualTo(1);
         }
     }
 }
