@@ -5,8 +5,8 @@ import dev.bigfleet.proxmox.api.TransitionKind;
 import java.time.Duration;
 
 /**
- * Hears what the engine does, for metrics. Called on engine threads, sometimes under a machine's
- * lock: implementations must be quick and must not call back into the engine.
+ * Hears what the engine does, for metrics. Called on engine and store threads, often inside a
+ * machine's change: implementations must be quick and must not call back into the engine.
  */
 public interface EngineObserver {
     EngineObserver NONE = new EngineObserver() {};

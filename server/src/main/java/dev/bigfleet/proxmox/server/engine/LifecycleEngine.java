@@ -7,6 +7,7 @@ import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
@@ -17,12 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.Set;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -30,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The authoritative inventory and the rules of the wire contract. Each mutation runs the rule
- * order (validate, fence, not found, idempotent retry, position, accept) under its machine's own
- * lock; the substrate work then runs on {@code workers}, bounded by the kind's timeout, and its
+ * order (validate, fence, not found, idempotent retry, position, accept) as one change in its
+ * machine's {@link ChangeSequence}, which ends when the change is durable; no thread waits for
+ * that. The substrate work then runs on {@code workers}, bounded by the kind's timeout, and its
  * outcome is applied only if the machine is still in that operation's transitional state.
  */
 public final class LifecycleEngine {
@@ -60,40 +64,57 @@ public final class LifecycleEngine {
         this.observer = observer;
     }
 
+    // ---- writes --------------------------------------------------------------------------------
+
     /**
-     * Every change to a machine goes through here: a new revision, one store write (with any fence
-     * marks that advanced), and the observer hears of it once it is durable and visible.
+     * Every change to a machine goes through here: a new revision and one store write (with any
+     * fence marks that advanced). The result completes once the change is durable and visible,
+     * after the observer has heard of it; it fails with a {@link StoreFailure} if the write did.
      */
-    private void commit(MachineEntry entry, Machine next, List<MarkWrite> marks) throws StoreFailure {
-        await(queue(entry, next, marks));
-    }
-
-    /** A change on its way to the store. */
-    private record Queued(CompletableFuture<Void> durable, Machine before, Machine next) {}
-
-    private Queued queue(MachineEntry entry, Machine next, List<MarkWrite> marks) {
+    private CompletableFuture<Void> commit(MachineEntry entry, Machine next, List<MarkWrite> marks) {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
         LastOperation last = entry.lastOperation();
-        return new Queued(index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null, revision,
-                lastOperationNumber.get(), null)), before, next);
+        CompletableFuture<Void> durable = index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null,
+                revision, lastOperationNumber.get(), null));
+        return durable.handle((ok, error) -> {
+            if (error != null) {
+                throw new CompletionException(storeFailure(error));
+            }
+            observer.machineChanged(before, next);
+            return null;
+        });
     }
 
-    /**
-     * Waits until the change is durable, then tells the observer, on this thread: the store's
-     * single writer is the bottleneck of every commit and must not run metrics code.
-     */
-    private void await(Queued queued) throws StoreFailure {
-        await(queued.durable());
-        observer.machineChanged(queued.before(), queued.next());
+    private static StoreFailure storeFailure(Throwable error) {
+        Throwable cause = unwrap(error);
+        return new StoreFailure("state store write failed: " + cause.getMessage(), cause);
     }
 
-    private static void await(CompletableFuture<Void> durable) throws StoreFailure {
+    /** Waits for a change made outside the RPC path (startup, reconcile), as a checked failure. */
+    private static <T> T await(CompletableFuture<T> change) throws StoreFailure {
         try {
-            durable.join();
-        } catch (CompletionException | java.util.concurrent.CancellationException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return change.join();
+        } catch (CompletionException | CancellationException e) {
+            Throwable cause = unwrap(e);
+            if (cause instanceof StoreFailure failure) {
+                throw failure;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
             throw new StoreFailure("state store write failed: " + cause.getMessage(), cause);
         }
+    }
+
+    private static <T> void awaitAll(List<CompletableFuture<T>> changes) throws StoreFailure {
+        for (CompletableFuture<T> change : changes) {
+            await(change);
+        }
+    }
+
+    /** Whether {@code entry} is a machine callers can see: known, durable, not retired. */
+    private boolean isVisible(MachineEntry entry) {
+        return entry.revision() != 0 && machines.get(entry.snapshot().id()) == entry;
     }
 
     // ---- restart -------------------------------------------------------------------------------
@@ -121,20 +142,20 @@ public final class LifecycleEngine {
      * @return how many machines were failed
      */
     public int failInterruptedTransitions() throws StoreFailure {
-        List<Queued> writes = new ArrayList<>();
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (MachineEntry entry : machines.values()) {
-            Machine m = entry.snapshot();
-            if (m.state().isTransitional()) {
-                TransitionKind kind = TransitionKind.forTransitional(m.state());
-                LastOperation last = entry.lastOperation();
-                String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
-                        + " was interrupted by a provider restart";
-                writes.add(queue(entry, m.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of()));
+            if (entry.snapshot().state().isTransitional()) {
+                writes.add(entry.changes.then(() -> {
+                    Machine m = entry.snapshot();
+                    TransitionKind kind = TransitionKind.forTransitional(m.state());
+                    LastOperation last = entry.lastOperation();
+                    String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
+                            + " was interrupted by a provider restart";
+                    return commit(entry, m.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of());
+                }));
             }
         }
-        for (Queued w : writes) {
-            await(w);
-        }
+        awaitAll(writes);
         return writes.size();
     }
 
@@ -148,18 +169,15 @@ public final class LifecycleEngine {
         if (entry == null) {
             return false;
         }
-        entry.lock.lock();
-        try {
+        return await(entry.changes.then(() -> {
             Machine current = entry.snapshot();
-            if (!current.equals(seen)) {
-                return false;
+            if (!current.equals(seen) || !isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
             }
             log.warn("machine {} failed: {}", current.id(), error);
-            commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of());
-            return true;
-        } finally {
-            entry.lock.unlock();
-        }
+            return commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(), List.of())
+                    .thenApply(done -> true);
+        }));
     }
 
     /**
@@ -169,40 +187,36 @@ public final class LifecycleEngine {
      * @return how many were removed
      */
     public int retireUnbacked(Set<String> backed) throws StoreFailure {
-        List<MachineEntry> locked = new ArrayList<>();
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
-        try {
-            for (MachineEntry entry : machines.values()) {
-                Machine m = entry.snapshot();
-                if (m.state() != MachineState.SPECULATIVE || backed.contains(m.id())) {
-                    continue;
-                }
-                entry.lock.lock();
-                locked.add(entry);
-                if (entry.snapshot().state() == MachineState.SPECULATIVE) {
-                    writes.add(store.write(StoreWrite.deletion(m.id(), () -> index.remove(entry))));
-                } else {
-                    writes.add(null);
-                }
+        List<CompletableFuture<Boolean>> retirements = new ArrayList<>();
+        for (MachineEntry entry : machines.values()) {
+            Machine m = entry.snapshot();
+            if (m.state() == MachineState.SPECULATIVE && !backed.contains(m.id())) {
+                retirements.add(entry.changes.then(() -> retire(entry)));
             }
-            int retired = 0;
-            for (int i = 0; i < locked.size(); i++) {
-                if (writes.get(i) == null) {
-                    continue;
-                }
-                await(writes.get(i));
-                MachineEntry entry = locked.get(i);
-                machines.remove(entry.snapshot().id(), entry);
-                observer.machineChanged(entry.snapshot(), null);
-                retired++;
-            }
-            return retired;
-        } finally {
-            locked.forEach(entry -> entry.lock.unlock());
         }
+        int retired = 0;
+        for (CompletableFuture<Boolean> retirement : retirements) {
+            retired += await(retirement) ? 1 : 0;
+        }
+        return retired;
     }
 
-    /** Ids of every machine, for reconciling offerings at startup. */
+    private CompletableFuture<Boolean> retire(MachineEntry entry) {
+        Machine m = entry.snapshot();
+        if (m.state() != MachineState.SPECULATIVE || !isVisible(entry)) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return store.write(StoreWrite.deletion(m.id(), () -> index.remove(entry))).handle((ok, error) -> {
+            if (error != null) {
+                throw new CompletionException(storeFailure(error));
+            }
+            machines.remove(m.id(), entry);
+            observer.machineChanged(m, null);
+            return true;
+        });
+    }
+
+    /** Every machine, for reconciling offerings and the substrate. */
     public List<Machine> snapshot() {
         List<Machine> all = new ArrayList<>(machines.size());
         for (MachineEntry entry : machines.values()) {
@@ -215,7 +229,7 @@ public final class LifecycleEngine {
 
     /** Adds machines the engine does not know yet (seeding, reconcile); known ids are skipped. */
     public int addMachines(Collection<Machine> toAdd) throws StoreFailure {
-        List<Queued> writes = new ArrayList<>();
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (Machine m : toAdd) {
             if (machines.containsKey(m.id())) {
                 continue;
@@ -223,12 +237,10 @@ public final class LifecycleEngine {
             MachineEntry entry = new MachineEntry(m);
             if (machines.putIfAbsent(m.id(), entry) == null) {
                 // queued together so a large seed is group-committed, not one fsync per machine
-                writes.add(queue(entry, m, List.of()));
+                writes.add(entry.changes.then(() -> commit(entry, m, List.of())));
             }
         }
-        for (Queued w : writes) {
-            await(w);
-        }
+        awaitAll(writes);
         return writes.size();
     }
 
@@ -241,18 +253,14 @@ public final class LifecycleEngine {
         if (entry == null) {
             return false;
         }
-        entry.lock.lock();
-        try {
+        return await(entry.changes.then(() -> {
             Machine current = entry.snapshot();
             Machine next = refresh.apply(current);
-            if (next.equals(current)) {
-                return false;
+            if (next.equals(current) || !isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
             }
-            commit(entry, next, List.of());
-            return true;
-        } finally {
-            entry.lock.unlock();
-        }
+            return commit(entry, next, List.of()).thenApply(done -> true);
+        }));
     }
 
     public Optional<Machine> get(String id) {
@@ -304,50 +312,84 @@ public final class LifecycleEngine {
 
     // ---- mutations -----------------------------------------------------------------------------
 
-    public Accepted mutate(MutationRequest request) throws RejectedException {
-        RequestLimits.check(request);
-        MachineEntry entry = machines.get(request.machineId());
-        if (entry == null) {
-            fenceUnknown(request);
-            throw new RejectedException(RejectionReason.NOT_FOUND, "machine not found: " + request.machineId());
-        }
-        entry.lock.lock();
+    /**
+     * Runs a lifecycle call. The result completes, usually on another thread, once the answer is
+     * known and anything it changed is durable; it fails with a {@link CompletionException} around
+     * a {@link RejectedException} when the call is refused.
+     */
+    public CompletableFuture<Accepted> mutateAsync(MutationRequest request) {
         try {
-            List<MarkWrite> marks = fence(entry, request);
-            Machine current = entry.snapshot();
-            TransitionKind kind = request.kind();
-            LastOperation last = entry.lastOperation();
-            if (last != null && last.kind() == kind
-                    && (current.state() == kind.transitional() || current.state() == kind.target())) {
-                persistMarks(marks);
-                if (kind == TransitionKind.CONFIGURE && !last.clusterId().equals(request.clusterId())) {
-                    throw new RejectedException(RejectionReason.CONFLICT, "machine " + current.id()
-                            + " is already " + current.state().name().toLowerCase() + " for another cluster");
-                }
-                return new Accepted(last.operationId(), current);
+            RequestLimits.check(request);
+            MachineEntry entry = machines.get(request.machineId());
+            if (entry == null) {
+                fenceUnknown(request);
+                throw notFound(request);
             }
-            if (current.state() != kind.source()) {
-                persistMarks(marks);
-                throw new RejectedException(RejectionReason.CONFLICT, "cannot " + kind.label()
-                        + " a machine in state " + current.state() + (current.state() == MachineState.FAILED
-                                ? " (last_error: " + current.lastError() + ")" : ""));
-            }
-            return accept(entry, current, request, marks);
-        } finally {
-            entry.lock.unlock();
+            return entry.changes.then(() -> decide(entry, request));
+        } catch (RejectedException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
-    /** A mark that advanced must survive a restart even when the call then fails. */
-    private void persistMarks(List<MarkWrite> marks) throws RejectedException {
-        if (marks.isEmpty()) {
-            return;
-        }
+    /** {@link #mutateAsync}, waiting for the answer. */
+    public Accepted mutate(MutationRequest request) throws RejectedException {
         try {
-            await(store.write(StoreWrite.marksOnly(marks)));
-        } catch (StoreFailure e) {
-            throw new RejectedException(RejectionReason.UNAVAILABLE, e.getMessage());
+            return mutateAsync(request).join();
+        } catch (CompletionException e) {
+            if (unwrap(e) instanceof RejectedException rejected) {
+                throw rejected;
+            }
+            throw e;
         }
+    }
+
+    private static RejectedException notFound(MutationRequest request) {
+        return new RejectedException(RejectionReason.NOT_FOUND, "machine not found: " + request.machineId());
+    }
+
+    /** The rule order, from the fence on, for a machine the engine holds. */
+    private CompletableFuture<Accepted> decide(MachineEntry entry, MutationRequest request) throws RejectedException {
+        if (!isVisible(entry)) {
+            throw notFound(request);
+        }
+        List<MarkWrite> marks = fence(entry, request);
+        Machine current = entry.snapshot();
+        TransitionKind kind = request.kind();
+        LastOperation last = entry.lastOperation();
+        if (last != null && last.kind() == kind
+                && (current.state() == kind.transitional() || current.state() == kind.target())) {
+            return persistMarks(marks).thenApply(done -> {
+                if (kind == TransitionKind.CONFIGURE && !last.clusterId().equals(request.clusterId())) {
+                    throw new CompletionException(new RejectedException(RejectionReason.CONFLICT, "machine "
+                            + current.id() + " is already " + current.state().name().toLowerCase()
+                            + " for another cluster"));
+                }
+                return new Accepted(last.operationId(), current);
+            });
+        }
+        if (current.state() != kind.source()) {
+            RejectedException wrongState = new RejectedException(RejectionReason.CONFLICT, "cannot " + kind.label()
+                    + " a machine in state " + current.state() + (current.state() == MachineState.FAILED
+                            ? " (last_error: " + current.lastError() + ")" : ""));
+            return persistMarks(marks).thenApply(done -> {
+                throw new CompletionException(wrongState);
+            });
+        }
+        return accept(entry, current, request, marks);
+    }
+
+    /** A mark that advanced must survive a restart even when the call then fails. */
+    private CompletableFuture<Void> persistMarks(List<MarkWrite> marks) {
+        if (marks.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return store.write(StoreWrite.marksOnly(marks)).handle((ok, error) -> {
+            if (error != null) {
+                throw new CompletionException(new RejectedException(RejectionReason.UNAVAILABLE,
+                        storeFailure(error).getMessage()));
+            }
+            return null;
+        });
     }
 
     /** Checks and advances the mark in memory; returns the write that makes the advance durable. */
@@ -387,8 +429,8 @@ public final class LifecycleEngine {
                 + " seq=" + mark.sequence() + ")");
     }
 
-    private Accepted accept(MachineEntry entry, Machine current, MutationRequest request, List<MarkWrite> marks)
-            throws RejectedException {
+    private CompletableFuture<Accepted> accept(MachineEntry entry, Machine current, MutationRequest request,
+            List<MarkWrite> marks) {
         TransitionKind kind = request.kind();
         String operationId = "op-" + lastOperationNumber.incrementAndGet();
         Machine.Builder next = current.toBuilder().state(kind.transitional()).lastError("");
@@ -399,41 +441,57 @@ public final class LifecycleEngine {
         Machine accepted = next.build();
         LastOperation previous = entry.lastOperation();
         entry.lastOperation(new LastOperation(kind, operationId, request.clusterId()));
-        try {
-            commit(entry, accepted, marks);
-        } catch (StoreFailure e) {
-            entry.lastOperation(previous);
-            throw new RejectedException(RejectionReason.UNAVAILABLE, e.getMessage());
-        }
-        // only a durable accept starts work, so a restart never forgets a running transition
-        start(entry, accepted, operationId, request);
-        return new Accepted(operationId, accepted);
+        return commit(entry, accepted, marks).handle((done, error) -> {
+            if (error != null) {
+                entry.lastOperation(previous);
+                throw new CompletionException(new RejectedException(RejectionReason.UNAVAILABLE, unwrap(error).getMessage()));
+            }
+            // only a durable accept starts work, so a restart never forgets a running transition
+            start(entry, accepted, operationId, request);
+            return new Accepted(operationId, accepted);
+        });
     }
 
+    /**
+     * Runs the transition's backend work on a worker, within the kind's timeout, and applies its
+     * outcome. Everything, the timeout's bookkeeping included, happens on the worker: the thread
+     * that completes durable writes only hands the work over.
+     */
     private void start(MachineEntry entry, Machine atAccept, String operationId, MutationRequest request) {
         TransitionKind kind = request.kind();
         Duration timeout = timeouts.of(kind);
         Instant acceptedAt = Instant.now();
-        TransitionContext context = new TransitionContext(atAccept.id(), operationId, Instant.now().plus(timeout));
+        TransitionContext context = new TransitionContext(atAccept.id(), operationId, acceptedAt.plus(timeout));
         byte[] blob = request.bootstrapBlob();
         long grace = request.gracePeriodSeconds();
-        Failsafe.with(Timeout.<UnaryOperator<Machine>>builder(timeout).withInterrupt().build())
-                .with(workers)
-                .getAsync(() -> work.run(kind, atAccept, blob, grace, context))
-                .whenComplete((postEffect, error) -> {
+        try {
+            workers.execute(() -> {
+                UnaryOperator<Machine> postEffect;
+                try {
+                    postEffect = Failsafe.with(Timeout.<UnaryOperator<Machine>>builder(timeout).withInterrupt().build())
+                            .get(() -> work.run(kind, atAccept, blob, grace, context));
+                } catch (RuntimeException | Error e) {
                     context.cancel();
-                    if (error == null) {
-                        complete(entry, kind, operationId, acceptedAt, EngineObserver.Outcome.SUCCESS, postEffect, null);
-                    } else {
-                        EngineObserver.Outcome outcome = isTimeout(error)
-                                ? EngineObserver.Outcome.TIMEOUT : EngineObserver.Outcome.ERROR;
-                        complete(entry, kind, operationId, acceptedAt, outcome, null, failureMessage(kind, timeout, error));
-                    }
-                });
+                    EngineObserver.Outcome outcome = isTimeout(e) ? EngineObserver.Outcome.TIMEOUT : EngineObserver.Outcome.ERROR;
+                    complete(entry, kind, operationId, acceptedAt, outcome, null, failureMessage(kind, timeout, e));
+                    return;
+                }
+                context.cancel();
+                complete(entry, kind, operationId, acceptedAt, EngineObserver.Outcome.SUCCESS, postEffect, null);
+            });
+        } catch (RejectedExecutionException stopping) {
+            // the provider is stopping: the machine stays transitional and a restart fails it as interrupted
+            log.warn("{} of machine {} ({}) not started: the provider is stopping", kind.label(), atAccept.id(), operationId);
+        }
     }
 
+    /** The exception itself, out of the wrappers futures and Failsafe put around it. */
     private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof FailsafeException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     private static boolean isTimeout(Throwable error) {
@@ -453,33 +511,39 @@ public final class LifecycleEngine {
                 + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
+    /** Applies a transition's outcome as the machine's next change; the worker does not wait for it. */
     private void complete(MachineEntry entry, TransitionKind kind, String operationId, Instant acceptedAt,
             EngineObserver.Outcome outcome, UnaryOperator<Machine> postEffect, String failure) {
-        entry.lock.lock();
-        try {
+        entry.changes.then(() -> {
             Machine current = entry.snapshot();
             LastOperation last = entry.lastOperation();
             if (current.state() != kind.transitional() || last == null || !last.operationId().equals(operationId)) {
                 log.info("discarding late {} result for machine {} ({}): it is {} now",
                         kind.label(), current.id(), operationId, current.state());
-                return;
+                return CompletableFuture.completedFuture(null);
             }
+            Machine next;
             if (failure == null) {
-                commit(entry, postEffect.apply(current), List.of());
+                next = postEffect.apply(current);
             } else {
                 log.warn("transition failed: machine={} kind={} operation={} err={}",
                         current.id(), kind.label(), operationId, failure);
-                commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(failure).build(), List.of());
+                next = current.toBuilder().state(MachineState.FAILED).lastError(failure).build();
             }
-            observer.transitionFinished(kind, outcome, Duration.between(acceptedAt, Instant.now()));
-        } catch (StoreFailure e) {
-            // the machine stays in its transitional state; a restart turns it FAILED as interrupted
-            log.error("recording the {} result of machine {} failed: {}", kind.label(), entry.snapshot().id(),
-                    e.getMessage());
-        } catch (RuntimeException e) {
-            log.error("applying the {} result of machine {} failed", kind.label(), entry.snapshot().id(), e);
-        } finally {
-            entry.lock.unlock();
-        }
+            return commit(entry, next, List.of()).thenRun(() ->
+                    observer.transitionFinished(kind, outcome, Duration.between(acceptedAt, Instant.now())));
+        }).whenComplete((done, error) -> {
+            if (error == null) {
+                return;
+            }
+            Throwable cause = unwrap(error);
+            if (cause instanceof StoreFailure) {
+                // the machine stays in its transitional state; a restart turns it FAILED as interrupted
+                log.error("recording the {} result of machine {} failed: {}", kind.label(), entry.snapshot().id(),
+                        cause.getMessage());
+            } else {
+                log.error("applying the {} result of machine {} failed", kind.label(), entry.snapshot().id(), cause);
+            }
+        });
     }
 }

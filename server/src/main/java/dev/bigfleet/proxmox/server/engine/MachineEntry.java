@@ -4,19 +4,18 @@ import dev.bigfleet.proxmox.api.FenceMark;
 import dev.bigfleet.proxmox.api.Machine;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The engine's holder for one machine. Mutations take {@link #lock}; readers only read the
- * volatile snapshot, so a Get or List never waits on a mutation.
+ * The engine's holder for one machine. Every change runs in {@link #changes}, one at a time;
+ * readers only read the volatile snapshot, so a Get or List never waits on a change.
  */
 final class MachineEntry {
-    final ReentrantLock lock = new ReentrantLock();
+    final ChangeSequence changes = new ChangeSequence();
     private volatile Machine snapshot;
     private volatile long revision;
-    /** Guarded by {@link #lock}. */
+    /** Read and written only by changes in {@link #changes}. */
     private LastOperation lastOperation;
-    /** Fence marks per shard id for this machine; guarded by {@link #lock}. */
+    /** Fence marks per shard id for this machine; read and written only by changes in {@link #changes}. */
     private final Map<String, FenceMark> marks = new HashMap<>();
 
     MachineEntry(Machine snapshot) {

@@ -32,6 +32,8 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,6 +82,12 @@ public final class SqliteStateStore implements StateStore {
     private final CompletableFuture<Optional<StoredCounters>> readEnd = new CompletableFuture<>();
     private final AtomicBoolean loadTaken = new AtomicBoolean();
     private final Thread writer;
+    /** Completes durable writes, so the writer never runs what waits on them. */
+    private final ExecutorService completer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "state-completer");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean closed;
 
     private record Pending(StoreWrite write, CompletableFuture<Void> durable) {}
@@ -465,12 +473,22 @@ public final class SqliteStateStore implements StateStore {
             } catch (SQLException ignored) {
                 // the connection is unusable; every later write fails too
             }
-            for (Pending p : batch) {
-                p.durable().completeExceptionally(e);
-            }
+            List<Pending> failed = List.copyOf(batch);
+            completer.execute(() -> failed.forEach(p -> p.durable().completeExceptionally(e)));
             return 0;
         }
-        for (Pending p : batch) {
+        List<Pending> durable = List.copyOf(batch);
+        completer.execute(() -> publish(durable));
+        return appended;
+    }
+
+    /**
+     * Runs on {@link #completer}, batch after batch in commit order: publishes each change and
+     * completes its future, which runs whatever waits on it (answers to callers, the next step of
+     * a machine), while the writer goes on with the next commit.
+     */
+    private static void publish(List<Pending> durable) {
+        for (Pending p : durable) {
             try {
                 p.write().afterDurable().run();
             } catch (RuntimeException e) {
@@ -478,7 +496,6 @@ public final class SqliteStateStore implements StateStore {
             }
             p.durable().complete(null);
         }
-        return appended;
     }
 
     private long count(String table) throws SQLException {
@@ -547,6 +564,14 @@ public final class SqliteStateStore implements StateStore {
             Thread.currentThread().interrupt();
         }
         writer.interrupt();
+        completer.shutdown();
+        try {
+            if (!completer.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("state store completions did not finish within 10s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             db.close();
         } catch (SQLException e) {
