@@ -19,18 +19,42 @@ import dev.bigfleet.proxmox.server.engine.ListResult;
 import dev.bigfleet.proxmox.server.engine.MutationRequest;
 import dev.bigfleet.proxmox.server.engine.RejectedException;
 import com.google.protobuf.ByteString;
+import io.grpc.Context;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import jakarta.inject.Inject;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The gRPC face of the engine: wire messages in, engine calls, wire messages or status codes out. */
+/**
+ * The gRPC face of the engine: wire messages in, engine calls, wire messages or status codes out.
+ * Every handler returns at once, so the server runs them on its transport threads: mutations
+ * answer when the engine completes them, Lists run on their own threads.
+ */
 public final class CapacityProviderService extends CapacityProviderGrpc.CapacityProviderImplBase {
+    private static final Logger log = LoggerFactory.getLogger(CapacityProviderService.class);
     private final LifecycleEngine engine;
+    /** Lists, as many at once as there are cores; idle threads go away, so nothing needs stopping. */
+    private final ThreadPoolExecutor lists;
 
     @Inject
     public CapacityProviderService(LifecycleEngine engine) {
         this.engine = engine;
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        AtomicInteger n = new AtomicInteger();
+        this.lists = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "grpc-list-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.lists.allowCoreThreadTimeOut(true);
     }
 
     @Override
@@ -73,6 +97,20 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
 
     @Override
     public void list(ListFilter filter, StreamObserver<MachineList> out) {
+        // handlers run on the transport's threads: a full List can take a second to build and send
+        lists.execute(Context.current().wrap(() -> {
+            try {
+                answerList(filter, out);
+            } catch (StatusRuntimeException cancelled) {
+                // the caller went away
+            } catch (RuntimeException e) {
+                log.error("List failed", e);
+                out.onError(Status.INTERNAL.withDescription("internal error").asRuntimeException());
+            }
+        }));
+    }
+
+    private void answerList(ListFilter filter, StreamObserver<MachineList> out) {
         Set<MachineState> states = ProtoMapper.states(filter.getStatesList());
         if (filter.getStatesCount() > 0 && states.isEmpty()) {
             // only UNSPECIFIED or unknown states were asked for: nothing matches, but keep the cursor current
@@ -90,17 +128,34 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
         out.onCompleted();
     }
 
+    /** Answers when the engine has: no thread waits while the change becomes durable. */
     private void mutate(MutationRequest request, StreamObserver<TransitionAck> out) {
-        try {
-            Accepted accepted = engine.mutate(request);
-            out.onNext(TransitionAck.newBuilder()
-                    .setOperationId(accepted.operationId())
-                    .setMachine(ProtoMapper.toProto(accepted.machine()))
-                    .build());
-            out.onCompleted();
-        } catch (RejectedException e) {
-            out.onError(GrpcStatuses.of(e).asRuntimeException());
+        engine.mutateAsync(request).whenComplete((accepted, error) -> {
+            try {
+                if (error == null) {
+                    out.onNext(TransitionAck.newBuilder()
+                            .setOperationId(accepted.operationId())
+                            .setMachine(ProtoMapper.toProto(accepted.machine()))
+                            .build());
+                    out.onCompleted();
+                } else if (rootCause(error) instanceof RejectedException rejected) {
+                    out.onError(GrpcStatuses.of(rejected).asRuntimeException());
+                } else {
+                    log.error("{} of machine {} failed", request.kind().label(), request.machineId(), rootCause(error));
+                    out.onError(Status.INTERNAL.withDescription("internal error").asRuntimeException());
+                }
+            } catch (StatusRuntimeException cancelled) {
+                // the caller went away; the change stands, and a retry gets the same answer
+            }
+        });
+    }
+
+    private static Throwable rootCause(Throwable error) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
         }
+        return cause;
     }
 
     private static FenceToken token(String shardId, long epoch, long sequence) {

@@ -25,6 +25,9 @@ public final class GrpcServerFactory {
     public static Server build(ProviderConfig config, CapacityProviderService service, HealthStatusManager health,
             LoggingInterceptor logging, RecoveryInterceptor recovery, ServerInterceptor metrics) throws ConfigException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(config.grpcAddress().toSocketAddress())
+                // no handler blocks (mutations complete asynchronously, Lists run on their own
+                // threads), so calls skip the hop from the transport thread to an executor
+                .directExecutor()
                 // logging is outermost, so it also records the INTERNAL that recovery produces
                 .addService(ServerInterceptors.intercept(service, recovery, logging))
                 .addService(health.getHealthService())
