@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.server.logging;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.AsyncAppenderBase;
 import ch.qos.logback.core.OutputStreamAppender;
 import java.util.Iterator;
 import org.slf4j.ILoggerFactory;
@@ -28,12 +29,21 @@ public final class LogSetup {
             context.addTurboFilter(filter);
         }
         ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
-            if (it.next() instanceof OutputStreamAppender<ILoggingEvent> console) {
+        setEncoders(root.iteratorForAppenders(), format, context);
+    }
+
+    /** Sets the format's encoder on every console appender, also those behind an async appender. */
+    private static void setEncoders(Iterator<Appender<ILoggingEvent>> appenders, LogFormat format,
+            LoggerContext context) {
+        while (appenders.hasNext()) {
+            Appender<ILoggingEvent> appender = appenders.next();
+            if (appender instanceof OutputStreamAppender<ILoggingEvent> console) {
                 LineEncoder encoder = format == LogFormat.JSON ? new JsonLineEncoder() : new TextLineEncoder();
                 encoder.setContext(context);
                 encoder.start();
                 console.setEncoder(encoder);
+            } else if (appender instanceof AsyncAppenderBase<ILoggingEvent> async) {
+                setEncoders(async.iteratorForAppenders(), format, context);
             }
         }
     }
