@@ -15,7 +15,10 @@ final class ChangeSequence {
         CompletableFuture<T> run() throws Exception;
     }
 
-    private CompletableFuture<?> tail = CompletableFuture.completedFuture(null);
+    /** Shared by every sequence with nothing pending yet: 100,000 machines need no 100,000 of them. */
+    private static final CompletableFuture<Void> NOTHING_PENDING = CompletableFuture.completedFuture(null);
+
+    private CompletableFuture<?> tail = NOTHING_PENDING;
 
     /**
      * Runs {@code change} after every change submitted before it has finished, whether that one

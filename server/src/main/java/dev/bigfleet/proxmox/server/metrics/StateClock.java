@@ -31,6 +31,9 @@ public final class StateClock {
      * changed, so the caller can time the state that ended.
      */
     Optional<Entry> enter(String id, MachineState state) {
+        if (entries.putIfAbsent(id, new Entry(state, clock.instant())) == null) {
+            return Optional.empty(); // a machine seen for the first time (every one, at a restart)
+        }
         Entry[] left = new Entry[1];
         entries.compute(id, (k, old) -> {
             if (old != null && old.state() == state) {
