@@ -1,98 +1,121 @@
 package dev.bigfleet.proxmox.server.bench;
 
+import com.google.protobuf.ByteString;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc.CapacityProviderBlockingStub;
-import dev.bigfleet.proxmox.proto.v1alpha1.ConfigureRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
-import dev.bigfleet.proxmox.proto.v1alpha1.DeleteRequest;
-import dev.bigfleet.proxmox.proto.v1alpha1.DrainRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineList;
-import com.google.protobuf.ByteString;
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Figures for durable state (BENCHMARKS.md): acknowledged mutations per second with 64 callers at
- * two inventory sizes, restart time to ready, state file size, and List latency. Runs the real
- * provider in this JVM on the fake backend with {@code --fake-latency 0} and {@code --state}.
+ * Figures for durable state (BENCHMARKS.md). The provider runs as an operator runs it
+ * ({@code bin/proxmox}, its own process) on the fake backend with {@code --fake-latency 0s} and
+ * {@code --state}; this JVM is the load. Measured: acknowledged mutations per second with 64
+ * callers at 1,000 and 100,000 machines; restart of the 100,000-machine state to {@code /readyz}
+ * 200 after a SIGKILL under that load; the state file's size; List latencies. Engine-level figures
+ * (no gRPC, no process) come last.
  *
  * <p>Run with {@code bench/state-bench.sh}.
  */
 public final class StateBenchmark {
     private static final int CALLERS = 64;
+    private static final int RESTARTS = 5;
 
     public static void main(String[] args) throws Exception {
-        int seconds = Integer.getInteger("bench.seconds", 15);
+        int warmup = Integer.getInteger("bench.warmup", 40);
+        int seconds = Integer.getInteger("bench.seconds", 20);
         Path dir = Files.createTempDirectory("state-bench");
+        Path log = dir.resolve("provider.log");
+        System.out.printf("provider log: %s; %d s warm-up (the JIT settles), %d s measured%n", log, warmup, seconds);
+
+        GrpcLifecycleLoad.Figures small = throughput(dir.resolve("small.db"), log, 1_000, warmup, seconds, false);
+        GrpcLifecycleLoad.Figures large = throughput(dir.resolve("large.db"), log, 100_000, warmup, seconds, true);
+        System.out.printf("gRPC, 64 callers, 1,000 machines:   %,.0f acknowledged mutations/s (%,.0f refused/s)%n",
+                small.acknowledgedPerSecond(), small.refusedPerSecond());
+        System.out.printf("gRPC, 64 callers, 100,000 machines: %,.0f acknowledged mutations/s (%,.0f refused/s),"
+                + " %.0f%% of the 1k figure%n", large.acknowledgedPerSecond(), large.refusedPerSecond(),
+                100 * large.acknowledgedPerSecond() / small.acknowledgedPerSecond());
+
+        restarts(dir.resolve("large.db"), log);
+        lists(dir.resolve("lists.db"), log);
+        EngineListLatency.measure(dir.resolve("list.db"));
+
         double engineSmall = EngineThroughput.measure(dir.resolve("engine-small.db"), 1_000, CALLERS, seconds);
         double engineLarge = EngineThroughput.measure(dir.resolve("engine-large.db"), 100_000, CALLERS, seconds);
-        System.out.printf("engine (no gRPC): mutations/s at   1,000 machines: %,.0f%n", engineSmall);
-        System.out.printf("engine (no gRPC): mutations/s at 100,000 machines: %,.0f (%.0f%% of the 1k figure)%n",
-                engineLarge, 100 * engineLarge / engineSmall);
-        double small = throughput(dir.resolve("small.db"), 1_000, seconds);
-        double large = throughput(dir.resolve("large.db"), 100_000, seconds);
-        System.out.printf("gRPC end to end: mutations/s at   1,000 machines: %,.0f%n", small);
-        System.out.printf("gRPC end to end: mutations/s at 100,000 machines: %,.0f (%.0f%% of the 1k figure)%n",
-                large, 100 * large / small);
-        restartAndLists(dir.resolve("large.db"));
-        EngineListLatency.measure(dir.resolve("list.db"));
+        System.out.printf("engine (no gRPC, in this JVM): mutations/s at 1,000 machines %,.0f, at 100,000 %,.0f%n",
+                engineSmall, engineLarge);
     }
 
-    private static String[] args(Path state, int machines) {
-        return new String[] {"--proxmox-backend", "fake", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0",
-            "--fake-latency", "0s", "--seed-count", Integer.toString(machines), "--reconcile-interval", "0",
-            "--state", state.toString()};
+    private static String[] flags(Path state, int machines) {
+        return new String[] {"--seed-count", Integer.toString(machines), "--state", state.toString()};
     }
 
-    /** 64 callers, each walking its own machines round the lifecycle; counts acknowledged calls. */
-    private static double throughput(Path state, int machines, int seconds) throws Exception {
-        try (RunningProvider provider = ProviderMain.start(args(state, machines))) {
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
-                    .usePlaintext().maxInboundMessageSize(256 << 20).build();
-            CapacityProviderBlockingStub stub = CapacityProviderGrpc.newBlockingStub(channel);
-            List<String> ids = stub.list(ListFilter.getDefaultInstance()).getMachinesList().stream()
-                    .map(Machine::getId).toList();
-            double rate = LifecycleWalk.measure(ids, CALLERS, seconds, (id, step) -> mutate(stub, id, step));
-            channel.shutdownNow();
-            return rate;
+    /**
+     * Seeds a fresh state, drives the load, and reports the measured rate. With {@code crash},
+     * the provider is SIGKILLed while the load still runs, leaving the file as a crash does.
+     */
+    private static GrpcLifecycleLoad.Figures throughput(Path state, Path log, int machines, int warmup, int seconds,
+            boolean crash) throws Exception {
+        try (ProviderProcess provider = ProviderProcess.start(log, flags(state, machines))) {
+            System.out.printf("first start, seeding %,d machines: ready after %.2f s%n", machines, provider.awaitReady());
+            GrpcLifecycleLoad load = new GrpcLifecycleLoad(provider.grpcPort);
+            load.start(CALLERS);
+            Thread.sleep(warmup * 1000L);
+            double cpu0 = provider.cpuSeconds();
+            long t0 = System.nanoTime();
+            GrpcLifecycleLoad.Figures figures = load.measure(seconds);
+            double cores = (provider.cpuSeconds() - cpu0) / ((System.nanoTime() - t0) / 1e9);
+            System.out.printf("  %,d machines: %,.0f acknowledged/s, provider using %.2f of 2 cores%n", machines,
+                    figures.acknowledgedPerSecond(), cores);
+            if (crash) {
+                load.halt();
+                provider.kill(); // the last calls are still in flight
+            }
+            load.close();
+            return figures;
         }
     }
 
-    private static void mutate(CapacityProviderBlockingStub stub, String id, int step) {
-        switch (step) {
-            case 0 -> stub.create(CreateRequest.newBuilder().setMachineId(id).build());
-            case 1 -> stub.configure(ConfigureRequest.newBuilder().setMachineId(id).setClusterId("bench")
-                    .putShardMetadata("pool", "general").build());
-            case 2 -> stub.drain(DrainRequest.newBuilder().setMachineId(id).build());
-            default -> stub.delete(DeleteRequest.newBuilder().setMachineId(id).build());
+    /** Restarts on the state a crash left, to /readyz 200, {@value #RESTARTS} times, SIGKILLing each. */
+    private static void restarts(Path state, Path log) throws Exception {
+        System.out.printf("state file at 100,000 machines: %.1f MiB (with its WAL), %,d journal rows not yet folded%n",
+                sizeWithWal(state) / 1048576.0, journalRows(state));
+        double[] ready = new double[RESTARTS];
+        for (int i = 0; i < RESTARTS; i++) {
+            try (ProviderProcess provider = ProviderProcess.start(log, flags(state, 100_000))) {
+                ready[i] = provider.awaitReady();
+                provider.kill();
+            }
         }
+        Path empty = Files.createTempDirectory("empty-state").resolve("state.db");
+        double emptyStart;
+        try (ProviderProcess provider = ProviderProcess.start(log, "--seed-count", "32", "--state", empty.toString())) {
+            emptyStart = provider.awaitReady();
+        }
+        Arrays.sort(ready);
+        System.out.printf("restart of 100,000 machines to /readyz 200 (bin/proxmox, cold JVM, after SIGKILL):"
+                + " median %.2f s, best %.2f s, worst %.2f s; a fresh 32-machine provider: %.2f s%n",
+                ready[RESTARTS / 2], ready[0], ready[RESTARTS - 1], emptyStart);
     }
 
-    /** Restart on the 100k state to /readyz 200, file size, and List latencies (server-side via loopback). */
-    private static void restartAndLists(Path state) throws Exception {
-        long size = Files.size(state) + sizeIfExists(state.resolveSibling(state.getFileName() + "-wal"));
-        long start = System.nanoTime();
-        try (RunningProvider provider = ProviderMain.start(args(state, 100_000))) {
-            HttpClient http = HttpClient.newHttpClient();
-            int code = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + provider.httpPort().orElseThrow()
-                    + "/readyz")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-            double restartSeconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf("restart of 100,000 machines to /readyz %d: %.2f s (in-process start, JVM already warm)%n",
-                    code, restartSeconds);
-            System.out.printf("state file at 100,000 machines: %.1f MiB%n", size / 1048576.0);
-
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
+    /** Full List and a delta List of 100 changes on a fresh 100,000-machine state, client-observed over loopback. */
+    private static void lists(Path state, Path log) throws Exception {
+        try (ProviderProcess provider = ProviderProcess.start(log, flags(state, 100_000))) {
+            provider.awaitReady();
+            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort)
                     .usePlaintext().maxInboundMessageSize(256 << 20).build();
             CapacityProviderBlockingStub stub = CapacityProviderGrpc.newBlockingStub(channel);
             long[] full = new long[30];
@@ -102,37 +125,48 @@ public final class StateBenchmark {
                 all = stub.list(ListFilter.getDefaultInstance());
                 full[i] = System.nanoTime() - t0;
             }
-            System.out.printf("full List of %,d machines (client-observed, loopback): p50 %.1f ms, p99 %.1f ms%n",
-                    all.getMachinesCount(), EngineListLatency.pct(full, 50), EngineListLatency.pct(full, 99));
-
-            List<String> speculative = stub.list(ListFilter.newBuilder()
-                    .addStates(dev.bigfleet.proxmox.proto.v1alpha1.MachineState.MACHINE_STATE_SPECULATIVE).build())
-                    .getMachinesList().stream().map(Machine::getId).toList();
+            System.out.printf("full List of %,d machines (client-observed, %.0f MB): p50 %.0f ms, p99 %.0f ms%n",
+                    all.getMachinesCount(), all.getSerializedSize() / 1e6, EngineListLatency.pct(full, 50),
+                    EngineListLatency.pct(full, 99));
+            List<String> speculative = new ArrayList<>();
+            for (Machine m : stub.list(ListFilter.newBuilder().addStates(MachineState.MACHINE_STATE_SPECULATIVE).build())
+                    .getMachinesList()) {
+                speculative.add(m.getId());
+            }
             int rounds = Math.min(100, speculative.size() / 100);
             long[] delta = new long[rounds];
-            int returned = 0;
             for (int i = 0; i < rounds; i++) {
-                ByteString before = latestCursor(stub);
+                ByteString before = stub.list(ListFilter.newBuilder()
+                        .addStates(MachineState.MACHINE_STATE_UNSPECIFIED).build()).getRevision();
                 for (int m = 0; m < 100; m++) {
                     stub.create(CreateRequest.newBuilder().setMachineId(speculative.get(i * 100 + m)).build());
                 }
                 long t0 = System.nanoTime();
-                returned = stub.list(ListFilter.newBuilder().setSinceRevision(before).build()).getMachinesCount();
+                stub.list(ListFilter.newBuilder().setSinceRevision(before).build());
                 delta[i] = System.nanoTime() - t0;
             }
-            System.out.printf("delta List, 100 changed of 100,000 (%d returned; client-observed over loopback, an upper"
-                    + " bound of server time): p50 %.2f ms, p99 %.2f ms%n", returned, EngineListLatency.pct(delta, 50), EngineListLatency.pct(delta, 99));
+            System.out.printf("delta List, 100 changed of 100,000 (client-observed, an upper bound of server time):"
+                    + " p50 %.2f ms, p99 %.2f ms%n", EngineListLatency.pct(delta, 50), EngineListLatency.pct(delta, 99));
             channel.shutdownNow();
         }
     }
 
-    private static ByteString latestCursor(CapacityProviderBlockingStub stub) {
-        // a filter that matches nothing returns just the current cursor
-        return stub.list(ListFilter.newBuilder()
-                .addStates(dev.bigfleet.proxmox.proto.v1alpha1.MachineState.MACHINE_STATE_UNSPECIFIED).build()).getRevision();
+    private static long sizeWithWal(Path state) throws java.io.IOException {
+        Path wal = state.resolveSibling(state.getFileName() + "-wal");
+        return Files.size(state) + (Files.exists(wal) ? Files.size(wal) : 0);
     }
 
-    private static long sizeIfExists(Path p) throws java.io.IOException {
-        return Files.exists(p) ? Files.size(p) : 0;
+    private static long journalRows(Path state) throws Exception {
+        // a copy, so reading it (which recovers the WAL) leaves the crashed file exactly as it was
+        Path copy = Files.createTempDirectory("journal-count").resolve("state.db");
+        Files.copy(state, copy);
+        Path wal = state.resolveSibling(state.getFileName() + "-wal");
+        if (Files.exists(wal)) {
+            Files.copy(wal, copy.resolveSibling("state.db-wal"));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM journal")) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
     }
 }
