@@ -44,8 +44,10 @@ final class BenchEngine implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        workers.shutdownNow();
+    public void close() throws InterruptedException {
+        // transitions still running queue their results first: the store then writes them out as it closes
+        workers.shutdown();
+        workers.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
         store.close();
         backend.close();
     }

@@ -62,7 +62,7 @@ final class ProviderProcess implements AutoCloseable {
             } catch (IOException notListeningYet) {
                 // the HTTP server is not up yet
             }
-            Thread.sleep(5);
+            Thread.sleep(10);
         }
         throw new IllegalStateException("the provider did not become ready");
     }

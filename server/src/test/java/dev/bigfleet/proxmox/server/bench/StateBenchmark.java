@@ -32,7 +32,7 @@ import java.util.List;
  */
 public final class StateBenchmark {
     private static final int CALLERS = 64;
-    private static final int RESTARTS = 5;
+    private static final int RESTARTS = 7;
 
     public static void main(String[] args) throws Exception {
         int warmup = Integer.getInteger("bench.warmup", 40);
@@ -91,6 +91,9 @@ public final class StateBenchmark {
 
     /** Restarts on the state a crash left, to /readyz 200, {@value #RESTARTS} times, SIGKILLing each. */
     private static void restarts(Path state, Path log) throws Exception {
+        // let this JVM settle after driving the load, so the restarts share the cores with nothing else
+        System.gc();
+        Thread.sleep(3_000);
         System.out.printf("state file at 100,000 machines: %.1f MiB (with its WAL), %,d journal rows not yet folded%n",
                 sizeWithWal(state) / 1048576.0, journalRows(state));
         double[] ready = new double[RESTARTS];
