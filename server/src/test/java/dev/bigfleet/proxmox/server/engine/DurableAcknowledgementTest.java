@@ -3,22 +3,13 @@ package dev.bigfleet.proxmox.server.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.FenceToken;
-import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
-import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
-import dev.bigfleet.proxmox.api.Offering;
-import dev.bigfleet.proxmox.api.Offerings;
-import dev.bigfleet.proxmox.api.PriceList;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -83,22 +74,15 @@ class DurableAcknowledgementTest {
     }
 
     private final GatedStore store = new GatedStore();
-    private final ScriptedBackend backend = new ScriptedBackend();
-    private ExecutorService workers;
+    private EngineUnderTest under;
     private LifecycleEngine engine;
     private List<String> ids;
 
     @BeforeEach
     void setUp() throws Exception {
-        workers = Executors.newCachedThreadPool();
-        InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
-        engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"), TransitionTimeouts.defaults(),
-                workers, store, EngineObserver.NONE);
-        List<Machine> slots = Offerings.renderSlots("proxmox",
-                List.of(new Offering("pve.small", "z", CapacityType.ON_DEMAND, 3, Map.of("cpu", "1"), Map.of())),
-                catalog, new PriceList(Map.of(), 0.003, 0.0008));
-        engine.addMachines(slots);
-        ids = slots.stream().map(Machine::id).toList();
+        under = new EngineUnderTest(store, TransitionTimeouts.defaults(), 3);
+        engine = under.engine;
+        ids = under.ids;
         store.gated = true;
     }
 
@@ -106,8 +90,7 @@ class DurableAcknowledgementTest {
     void tearDown() {
         store.gated = false;
         store.release();
-        backend.release.countDown();
-        workers.shutdownNow();
+        under.close();
     }
 
     @Test

@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.FenceToken;
-import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
-import dev.bigfleet.proxmox.api.Offering;
-import dev.bigfleet.proxmox.api.Offerings;
-import dev.bigfleet.proxmox.api.PriceList;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,37 +14,29 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class LifecycleEngineTest {
     private static final FenceToken NO_TOKEN = FenceToken.NONE;
-    private final ScriptedBackend backend = new ScriptedBackend();
-    private ExecutorService workers;
+    private EngineUnderTest under;
+    private ScriptedBackend backend;
     private LifecycleEngine engine;
     private List<String> ids;
 
     @BeforeEach
     void setUp() throws Exception {
-        workers = Executors.newCachedThreadPool();
-        InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
         Duration t = Duration.ofMillis(300);
-        engine = new LifecycleEngine(new TransitionWork(backend, catalog, "proxmox"),
-                new TransitionTimeouts(t, t, t, t), workers, new InMemoryStateStore(), EngineObserver.NONE);
-        List<Machine> slots = Offerings.renderSlots("proxmox",
-                List.of(new Offering("pve.small", "z", CapacityType.ON_DEMAND, 20, Map.of("cpu", "1"), Map.of())),
-                catalog, new PriceList(Map.of(), 0.003, 0.0008));
-        engine.addMachines(slots);
-        ids = slots.stream().map(Machine::id).toList();
+        under = new EngineUnderTest(new InMemoryStateStore(), new TransitionTimeouts(t, t, t, t), 20);
+        backend = under.backend;
+        engine = under.engine;
+        ids = under.ids;
     }
 
     @AfterEach
     void tearDown() {
-        backend.release.countDown();
-        workers.shutdownNow();
+        under.close();
     }
 
     private RejectionReason rejection(MutationRequest request) {
