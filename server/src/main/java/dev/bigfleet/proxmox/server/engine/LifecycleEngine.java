@@ -7,7 +7,6 @@ import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.failsafe.Failsafe;
-import dev.failsafe.FailsafeException;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
@@ -74,19 +73,23 @@ public final class LifecycleEngine {
     private CompletableFuture<Void> commit(MachineEntry entry, Machine next, List<MarkWrite> marks) {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
         LastOperation last = entry.lastOperation();
-        CompletableFuture<Void> durable = index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null,
-                revision, lastOperationNumber.get(), null));
-        return durable.handle((ok, error) -> {
+        return durable(index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null, revision,
+                lastOperationNumber.get(), null)))
+                .thenRun(() -> observer.machineChanged(before, next));
+    }
+
+    /** A store write's future, failing with a {@link StoreFailure} when the write did. */
+    private static CompletableFuture<Void> durable(CompletableFuture<Void> write) {
+        return write.handle((ok, error) -> {
             if (error != null) {
                 throw new CompletionException(storeFailure(error));
             }
-            observer.machineChanged(before, next);
             return null;
         });
     }
 
     private static StoreFailure storeFailure(Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Failures.unwrap(error);
         return new StoreFailure("state store write failed: " + cause.getMessage(), cause);
     }
 
@@ -95,14 +98,11 @@ public final class LifecycleEngine {
         try {
             return change.join();
         } catch (CompletionException | CancellationException e) {
-            Throwable cause = unwrap(e);
-            if (cause instanceof StoreFailure failure) {
-                throw failure;
-            }
+            Throwable cause = Failures.unwrap(e);
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new StoreFailure("state store write failed: " + cause.getMessage(), cause);
+            throw cause instanceof StoreFailure failure ? failure : storeFailure(cause);
         }
     }
 
@@ -206,10 +206,7 @@ public final class LifecycleEngine {
         if (m.state() != MachineState.SPECULATIVE || !isVisible(entry)) {
             return CompletableFuture.completedFuture(false);
         }
-        return store.write(StoreWrite.deletion(m.id(), () -> index.remove(entry))).handle((ok, error) -> {
-            if (error != null) {
-                throw new CompletionException(storeFailure(error));
-            }
+        return durable(store.write(StoreWrite.deletion(m.id(), () -> index.remove(entry)))).thenApply(done -> {
             machines.remove(m.id(), entry);
             observer.machineChanged(m, null);
             return true;
@@ -336,10 +333,7 @@ public final class LifecycleEngine {
         try {
             return mutateAsync(request).join();
         } catch (CompletionException e) {
-            if (unwrap(e) instanceof RejectedException rejected) {
-                throw rejected;
-            }
-            throw e;
+            throw Failures.rejection(e).orElseThrow(() -> e);
         }
     }
 
@@ -383,13 +377,18 @@ public final class LifecycleEngine {
         if (marks.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return store.write(StoreWrite.marksOnly(marks)).handle((ok, error) -> {
+        return durable(store.write(StoreWrite.marksOnly(marks))).handle((ok, error) -> {
             if (error != null) {
-                throw new CompletionException(new RejectedException(RejectionReason.UNAVAILABLE,
-                        storeFailure(error).getMessage()));
+                throw unavailable(error);
             }
             return null;
         });
+    }
+
+    /** A store failure as the refusal a caller gets. */
+    private static CompletionException unavailable(Throwable storeFailure) {
+        return new CompletionException(new RejectedException(RejectionReason.UNAVAILABLE,
+                Failures.unwrap(storeFailure).getMessage()));
     }
 
     /** Checks and advances the mark in memory; returns the write that makes the advance durable. */
@@ -444,7 +443,7 @@ public final class LifecycleEngine {
         return commit(entry, accepted, marks).handle((done, error) -> {
             if (error != null) {
                 entry.lastOperation(previous);
-                throw new CompletionException(new RejectedException(RejectionReason.UNAVAILABLE, unwrap(error).getMessage()));
+                throw unavailable(error);
             }
             // only a durable accept starts work, so a restart never forgets a running transition
             start(entry, accepted, operationId, request);
@@ -485,21 +484,12 @@ public final class LifecycleEngine {
         }
     }
 
-    /** The exception itself, out of the wrappers futures and Failsafe put around it. */
-    private static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof FailsafeException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
-    }
-
     private static boolean isTimeout(Throwable error) {
-        return unwrap(error) instanceof TimeoutExceededException;
+        return Failures.unwrap(error) instanceof TimeoutExceededException;
     }
 
     private static String failureMessage(TransitionKind kind, Duration timeout, Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Failures.unwrap(error);
         if (cause instanceof TimeoutExceededException) {
             return kind.label() + " transition timed out after " + GoDuration.format(timeout);
         }
@@ -536,7 +526,7 @@ public final class LifecycleEngine {
             if (error == null) {
                 return;
             }
-            Throwable cause = unwrap(error);
+            Throwable cause = Failures.unwrap(error);
             if (cause instanceof StoreFailure) {
                 // the machine stays in its transitional state; a restart turns it FAILED as interrupted
                 log.error("recording the {} result of machine {} failed: {}", kind.label(), entry.snapshot().id(),

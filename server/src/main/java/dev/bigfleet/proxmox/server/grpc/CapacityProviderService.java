@@ -13,6 +13,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.MachineList;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineRef;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
 import dev.bigfleet.proxmox.server.engine.Accepted;
+import dev.bigfleet.proxmox.server.engine.Failures;
 import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.server.engine.ListQuery;
 import dev.bigfleet.proxmox.server.engine.ListResult;
@@ -24,8 +25,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import jakarta.inject.Inject;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -138,24 +139,18 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
                             .setMachine(ProtoMapper.toProto(accepted.machine()))
                             .build());
                     out.onCompleted();
-                } else if (rootCause(error) instanceof RejectedException rejected) {
-                    out.onError(GrpcStatuses.of(rejected).asRuntimeException());
                 } else {
-                    log.error("{} of machine {} failed", request.kind().label(), request.machineId(), rootCause(error));
-                    out.onError(Status.INTERNAL.withDescription("internal error").asRuntimeException());
+                    Optional<RejectedException> rejected = Failures.rejection(error);
+                    if (rejected.isEmpty()) {
+                        log.error("{} of machine {} failed", request.kind().label(), request.machineId(), error);
+                    }
+                    out.onError(rejected.map(GrpcStatuses::of)
+                            .orElse(Status.INTERNAL.withDescription("internal error")).asRuntimeException());
                 }
             } catch (StatusRuntimeException cancelled) {
                 // the caller went away; the change stands, and a retry gets the same answer
             }
         });
-    }
-
-    private static Throwable rootCause(Throwable error) {
-        Throwable cause = error;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 
     private static FenceToken token(String shardId, long epoch, long sequence) {
