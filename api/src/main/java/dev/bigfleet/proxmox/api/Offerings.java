@@ -9,9 +9,6 @@ import java.util.Set;
 
 /** Validation of configured offerings and the generation of the default ones. */
 public final class Offerings {
-    /** Label that, in fault mode, makes the fake backend fail every Create of the offering's slots. */
-    public static final String CREATE_FAULT_LABEL = "conformance.fault/create";
-
     private Offerings() {}
 
     /**

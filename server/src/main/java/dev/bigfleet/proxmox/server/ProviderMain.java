@@ -1,36 +1,34 @@
 package dev.bigfleet.proxmox.server;
 
+import com.google.inject.CreationException;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
-import dev.bigfleet.proxmox.server.backend.BackendLauncher;
-import dev.bigfleet.proxmox.server.config.ConfigException;
-import dev.bigfleet.proxmox.server.config.ConfigLoader;
-import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
-import dev.bigfleet.proxmox.server.config.ProviderFlags;
+import com.google.inject.Stage;
+import com.google.inject.spi.Message;
+import dev.bigfleet.proxmox.engine.store.StoreException;
+import dev.bigfleet.proxmox.server.cli.ConfigLoader;
+import dev.bigfleet.proxmox.server.cli.ParsedCommandLine;
+import dev.bigfleet.proxmox.server.cli.ProviderCommandLine;
+import dev.bigfleet.proxmox.server.cli.ProviderConfigs;
+import dev.bigfleet.proxmox.server.cli.UsageException;
 import dev.bigfleet.proxmox.server.logging.LogSetup;
-import dev.bigfleet.proxmox.server.metrics.MeteredStateStore;
-import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
+import dev.bigfleet.proxmox.server.startup.StartupException;
 import dev.bigfleet.proxmox.server.wiring.AdminModule;
 import dev.bigfleet.proxmox.server.wiring.BackendModule;
-import dev.bigfleet.proxmox.server.wiring.ConfigModule;
+import dev.bigfleet.proxmox.server.wiring.Closeables;
 import dev.bigfleet.proxmox.server.wiring.EngineModule;
 import dev.bigfleet.proxmox.server.wiring.GrpcModule;
 import dev.bigfleet.proxmox.server.wiring.HttpModule;
 import dev.bigfleet.proxmox.server.wiring.MetricsModule;
+import dev.bigfleet.proxmox.server.wiring.RuntimeModule;
 import dev.bigfleet.proxmox.server.wiring.StoreModule;
-import dev.bigfleet.proxmox.server.engine.InMemoryStateStore;
-import dev.bigfleet.proxmox.server.engine.StateStore;
-import dev.bigfleet.proxmox.server.engine.StoreException;
-import dev.bigfleet.proxmox.server.store.SqliteStateStore;
-import dev.bigfleet.proxmox.spi.ProxmoxBackend;
-import java.io.PrintWriter;
+import java.util.Collection;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
-import picocli.CommandLine;
 import sun.misc.Signal;
 
 /**
@@ -40,8 +38,6 @@ import sun.misc.Signal;
 public final class ProviderMain {
     private static final Logger log = LoggerFactory.getLogger(ProviderMain.class);
 
-    /** Exit code of a bad command line (unknown flag, missing value). */
-    static final int EXIT_USAGE = 2;
     /** Exit code of an invalid configuration or a failed startup. */
     static final int EXIT_FAILURE = 1;
 
@@ -58,7 +54,7 @@ public final class ProviderMain {
         try {
             provider = start(args);
         } catch (UsageException e) {
-            System.exit(e.exitCode);
+            System.exit(e.exitCode());
             return;
         } catch (ConfigException | StartupException e) {
             System.err.println("error: " + e.getMessage());
@@ -80,79 +76,56 @@ public final class ProviderMain {
      * it is serving. Tests use this to run the real wiring on ephemeral ports.
      */
     public static RunningProvider start(String... args) throws ConfigException, StartupException, UsageException {
-        ProviderFlags flags = new ProviderFlags();
-        CommandLine cli = new CommandLine(flags).setUnmatchedArgumentsAllowed(false);
+        ParsedCommandLine command = ProviderCommandLine.parse(version(), args);
+        LogSetup.apply(ConfigLoader.observability(command).logFormat());
+        ProviderConfigs config = ConfigLoader.load(command);
+        Closeables closeables = new Closeables();
+        ProviderRuntime runtime;
         try {
-            cli.parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
-            System.err.println("error: " + e.getMessage() + " (see --help)");
-            throw new UsageException(EXIT_USAGE);
-        }
-        if (cli.isUsageHelpRequested()) {
-            cli.usage(new PrintWriter(System.out, true));
-            throw new UsageException(0);
-        }
-        if (cli.isVersionHelpRequested()) {
-            System.out.println("bigfleet-proxmox " + version());
-            throw new UsageException(0);
-        }
-        ObservabilitySettings observability = ObservabilitySettings.from(flags);
-        LogSetup.apply(observability.logFormat());
-        ProviderConfig config = ConfigLoader.load(flags);
-        ProviderMetrics metrics = ProviderMetrics.create();
-        ProxmoxBackend backend = BackendLauncher.create(config, metrics.apiCalls());
-        StateStore store;
-        try {
-            store = config.statePath().isPresent()
-                    ? SqliteStateStore.open(config.statePath().get())
-                    : new InMemoryStateStore();
-        } catch (StoreException e) {
-            backend.close();
-            throw new StartupException(e.getMessage(), e);
-        }
-        try {
-            Injector injector = Guice.createInjector(new ConfigModule(config), new BackendModule(backend),
-                    new StoreModule(new MeteredStateStore(store, metrics.store())), new EngineModule(),
-                    new GrpcModule(), new HttpModule(), new MetricsModule(metrics), new AdminModule(observability));
-            ProviderRuntime runtime = injector.getInstance(ProviderRuntime.class);
-            try {
-                runtime.start();
-            } catch (StartupException e) {
-                runtime.stop();
-                throw e;
-            }
-            return new RunningProvider(runtime);
+            // the store first: it reads its file on its own thread while the rest is wired
+            Injector injector = Guice.createInjector(Stage.PRODUCTION,
+                    new RuntimeModule(config.runtime(), closeables),
+                    new MetricsModule(),
+                    new StoreModule(config.state()),
+                    new EngineModule(config.inventory(), config.timeouts(), config.orphans()),
+                    new BackendModule(config.backend()),
+                    new GrpcModule(config.grpc()),
+                    new HttpModule(config.http()),
+                    new AdminModule(config.observability()));
+            runtime = injector.getInstance(ProviderRuntime.class);
+        } catch (CreationException e) {
+            closeables.closeAll();
+            throw startupFailure(e.getErrorMessages(), e);
         } catch (ProvisionException e) {
-            store.close();
-            backend.close();
-            Throwable cause = e.getCause();
-            if (cause instanceof ConfigException) {
-                throw (ConfigException) cause;
-            }
-            throw e;
+            closeables.closeAll();
+            throw startupFailure(e.getErrorMessages(), e);
+        }
+        try {
+            runtime.start();
         } catch (StartupException | RuntimeException e) {
-            store.close();
-            backend.close();
+            runtime.stop();
             throw e;
         }
+        return new RunningProvider(runtime);
+    }
+
+    /** The one-line error a wiring failure stands for: the configuration or store error inside it. */
+    private static ConfigException startupFailure(Collection<Message> messages, RuntimeException wiring)
+            throws StartupException {
+        for (Message m : messages) {
+            Throwable cause = m.getCause();
+            if (cause instanceof ConfigException config) {
+                return config;
+            }
+            if (cause instanceof StoreException store) {
+                throw new StartupException(store.getMessage(), store);
+            }
+        }
+        throw wiring;
     }
 
     private static String version() {
         String v = ProviderMain.class.getPackage().getImplementationVersion();
         return v == null ? "dev" : v;
-    }
-
-    /** The command line asked for help or was malformed; carries the exit code. */
-    public static final class UsageException extends Exception {
-        final int exitCode;
-
-        UsageException(int exitCode) {
-            super("usage", null, false, false);
-            this.exitCode = exitCode;
-        }
-
-        public int exitCode() {
-            return exitCode;
-        }
     }
 }

@@ -1,22 +1,28 @@
 package dev.bigfleet.proxmox.server;
 
 import dev.bigfleet.proxmox.api.GoDuration;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
-import dev.bigfleet.proxmox.server.engine.InventorySeeder;
-import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
-import dev.bigfleet.proxmox.server.engine.Reconciler;
-import dev.bigfleet.proxmox.server.engine.StateStore;
-import dev.bigfleet.proxmox.server.engine.StoreException;
-import dev.bigfleet.proxmox.server.engine.StoreFailure;
-import dev.bigfleet.proxmox.server.engine.StoredCounters;
+import dev.bigfleet.proxmox.engine.InventoryPlan;
+import dev.bigfleet.proxmox.server.config.BackendConfig;
+import dev.bigfleet.proxmox.server.config.GrpcConfig;
+import dev.bigfleet.proxmox.server.config.HttpConfig;
+import dev.bigfleet.proxmox.server.config.RuntimeConfig;
+import dev.bigfleet.proxmox.server.config.StateConfig;
+import dev.bigfleet.proxmox.server.serving.ServingState;
+import dev.bigfleet.proxmox.server.startup.ErrorMessages;
+import dev.bigfleet.proxmox.server.startup.StartupException;
+import dev.bigfleet.proxmox.engine.InventorySeeder;
+import dev.bigfleet.proxmox.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.engine.Reconciler;
+import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoreException;
+import dev.bigfleet.proxmox.engine.StoreFailure;
+import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.spi.ManagedVm;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import dev.bigfleet.proxmox.server.http.HttpServer;
 import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
-import dev.bigfleet.proxmox.spi.ReadinessGate;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.Timeout;
@@ -46,7 +52,12 @@ public final class ProviderRuntime {
     private static final Logger log = LoggerFactory.getLogger(ProviderRuntime.class);
     static final Duration SEED_TIMEOUT = Duration.ofSeconds(30);
 
-    private final ProviderConfig config;
+    private final RuntimeConfig runtime;
+    private final GrpcConfig grpcConfig;
+    private final HttpConfig httpConfig;
+    private final StateConfig stateConfig;
+    private final InventoryPlan plan;
+    private final BackendConfig backendConfig;
     private final LifecycleEngine engine;
     private final InventorySeeder seeder;
     private final Reconciler reconciler;
@@ -65,11 +76,17 @@ public final class ProviderRuntime {
             });
 
     @Inject
-    public ProviderRuntime(ProviderConfig config, LifecycleEngine engine, InventorySeeder seeder,
+    public ProviderRuntime(RuntimeConfig runtime, GrpcConfig grpcConfig, HttpConfig httpConfig, StateConfig stateConfig,
+            InventoryPlan plan, BackendConfig backendConfig, LifecycleEngine engine, InventorySeeder seeder,
             Reconciler reconciler, ProxmoxBackend backend, Server grpc, Optional<HttpServer> http,
-            ServingState serving, @Named("transitions") ExecutorService transitionWorkers, StateStore store,
-            ReconcileMetrics reconciles) {
-        this.config = config;
+            ServingState serving, @Named(LifecycleEngine.TRANSITION_WORKERS) ExecutorService transitionWorkers,
+            StateStore store, ReconcileMetrics reconciles) {
+        this.runtime = runtime;
+        this.grpcConfig = grpcConfig;
+        this.httpConfig = httpConfig;
+        this.stateConfig = stateConfig;
+        this.plan = plan;
+        this.backendConfig = backendConfig;
         this.engine = engine;
         this.seeder = seeder;
         this.reconciler = reconciler;
@@ -96,13 +113,13 @@ public final class ProviderRuntime {
         try {
             grpc.start();
         } catch (IOException e) {
-            throw new StartupException("--addr " + config.grpcAddress() + ": cannot listen: " + ErrorMessages.rootCause(e), e);
+            throw new StartupException("--addr " + grpcConfig.address() + ": cannot listen: " + ErrorMessages.rootCause(e), e);
         }
-        if (!(backend instanceof ReadinessGate)) {
+        if (backend.readiness().isEmpty()) {
             log.warn("backend \"{}\" has no node readiness check: a machine is reported CONFIGURED as soon as"
-                    + " its bootstrap hook succeeds", config.backendName());
+                    + " its bootstrap hook succeeds", backendConfig.name());
         }
-        long interval = config.reconcileInterval().toMillis();
+        long interval = runtime.reconcileInterval().toMillis();
         if (interval > 0) {
             reconcileTimer.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
         }
@@ -114,16 +131,16 @@ public final class ProviderRuntime {
         }
         // key-value pairs, so --log-format json carries them as fields
         log.atInfo()
-                .addKeyValue("addr", grpcPort() < 0 ? config.grpcAddress() : config.grpcAddress().host() + ":" + grpcPort())
-                .addKeyValue("provider", config.providerLabel())
-                .addKeyValue("proxmox_backend", config.backendName())
-                .addKeyValue("security", config.security())
-                .addKeyValue("offerings", config.offerings().size())
-                .addKeyValue("zones", String.join(",", new TreeSet<>(config.offerings().stream().map(o -> o.zone()).toList())))
+                .addKeyValue("addr", grpcPort() < 0 ? grpcConfig.address() : grpcConfig.address().host() + ":" + grpcPort())
+                .addKeyValue("provider", plan.providerLabel())
+                .addKeyValue("proxmox_backend", backendConfig.name())
+                .addKeyValue("security", grpcConfig.security())
+                .addKeyValue("offerings", plan.offerings().size())
+                .addKeyValue("zones", String.join(",", new TreeSet<>(plan.offerings().stream().map(o -> o.zone()).toList())))
                 .addKeyValue("machines", engine.size())
-                .addKeyValue("state", config.statePath().map(Path::toString).orElse("memory"))
-                .addKeyValue("metrics_addr", http.map(h -> config.httpAddress().get().host() + ":" + h.port()).orElse("off"))
-                .addKeyValue("reconcile_interval", GoDuration.format(config.reconcileInterval()))
+                .addKeyValue("state", stateConfig.describe())
+                .addKeyValue("metrics_addr", http.map(h -> httpConfig.address().get().host() + ":" + h.port()).orElse("off"))
+                .addKeyValue("reconcile_interval", GoDuration.format(runtime.reconcileInterval()))
                 .log("serving CapacityProvider");
     }
 
@@ -152,7 +169,7 @@ public final class ProviderRuntime {
     }
 
     private StartupException httpFailure(Exception e) {
-        return new StartupException("--metrics-addr " + config.httpAddress().get() + ": cannot serve HTTP: "
+        return new StartupException("--metrics-addr " + httpConfig.address().get() + ": cannot serve HTTP: "
                 + ErrorMessages.rootCause(e), e);
     }
 
@@ -232,9 +249,9 @@ public final class ProviderRuntime {
         reconcileTimer.shutdownNow();
         grpc.shutdown();
         try {
-            if (!grpc.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!grpc.awaitTermination(runtime.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
                 log.warn("in-flight RPCs did not finish within {}; cancelling them",
-                        GoDuration.format(config.shutdownGrace()));
+                        GoDuration.format(runtime.shutdownGrace()));
                 grpc.shutdownNow();
                 grpc.awaitTermination(5, TimeUnit.SECONDS);
             }

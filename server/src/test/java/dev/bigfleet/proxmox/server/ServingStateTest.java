@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server;
 
+import dev.bigfleet.proxmox.server.serving.ServingState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.server.config.ListenAddress;

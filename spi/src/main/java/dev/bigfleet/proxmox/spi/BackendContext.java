@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What a backend is built from: the provider's identity and offerings, plus the raw settings
- * (flag name without dashes → value) so each backend reads and validates its own, and where to
- * report the calls it makes.
+ * What a backend is built from: the provider's label (written into every VM it owns, so several
+ * providers can share a cluster), the configured nodes (empty when the operator gave none), the
+ * instance-type catalog, the offerings, the backend's own options, and where to report the calls it
+ * makes.
  */
 public record BackendContext(
         String providerLabel,

@@ -1,12 +1,44 @@
 package dev.bigfleet.proxmox.spi;
 
-/** A backend failure; its message becomes the machine's {@code last_error}, so keep secrets out. */
+/**
+ * A backend failure. Its message becomes the machine's {@code last_error} when it fails a
+ * transition, so it must be one line for an operator and must never hold a secret (the API token,
+ * the bootstrap blob).
+ *
+ * <p>A failure is either <em>definite</em> (the substrate refused: a missing template, a VM that
+ * belongs to someone else, a bootstrap hook that exited non-zero) or {@link #isTransient()
+ * transient} (the substrate could not be asked or could not answer: unreachable, overloaded, a
+ * breaker open). The engine fails the transition at once on a definite failure; on a transient one
+ * it may try again until the transition's deadline, so a transient failure must leave nothing that
+ * a retry of the same call could not pick up.
+ */
 public class BackendException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final boolean isTransient;
+
+    /** A definite failure. */
     public BackendException(String message) {
-        super(message);
+        this(message, null, false);
     }
 
+    /** A definite failure with its cause. */
     public BackendException(String message, Throwable cause) {
+        this(message, cause, false);
+    }
+
+    protected BackendException(String message, Throwable cause, boolean isTransient) {
         super(message, cause);
+        this.isTransient = isTransient;
+    }
+
+    /** A failure a later retry of the same call may overcome. */
+    public static BackendException transientFailure(String message, Throwable cause) {
+        return new BackendException(message, cause, true);
+    }
+
+    /** Whether a retry of the same call may succeed (see the class comment). */
+    public boolean isTransient() {
+        return isTransient;
     }
 }

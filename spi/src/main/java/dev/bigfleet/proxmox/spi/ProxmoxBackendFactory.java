@@ -1,18 +1,85 @@
 package dev.bigfleet.proxmox.spi;
 
+import dev.bigfleet.proxmox.api.Offering;
+import java.util.List;
+import java.util.Optional;
+
 /**
- * Creates a backend. Implementations are found with {@link java.util.ServiceLoader}: a jar lists
- * its factory in {@code META-INF/services/dev.bigfleet.proxmox.spi.ProxmoxBackendFactory} and is
- * selected with {@code --proxmox-backend <name()>}.
+ * Creates a backend. Implementations are found with {@link java.util.ServiceLoader}: a jar lists its
+ * factory in {@code META-INF/services/dev.bigfleet.proxmox.spi.ProxmoxBackendFactory}, is dropped in
+ * {@code --plugin-dir} (or put on the class path) and selected with {@code --proxmox-backend
+ * <name()>}.
+ *
+ * <p>A plugin runs in a class loader of its own that sees only this SPI, the {@code api} domain and
+ * SLF4J from the host, so it brings every other library it uses, in any version. The host calls the
+ * factory and the backend with the thread context class loader set to the plugin's.
+ *
+ * <p>Startup calls, in this order: {@link #spiVersion()} (the plugin is refused unless the host
+ * speaks it), {@link #name()}, {@link #options()}; once the backend is selected {@link
+ * #validate(BackendOptions)}, {@link #defaultOfferings} when no offerings file is given, and {@link
+ * #create(BackendContext)}.
  */
 public interface ProxmoxBackendFactory {
+    /**
+     * The SPI version this factory was compiled against. Implement it as {@code return
+     * BackendSpi.VERSION;}: the constant is compiled into the plugin.
+     */
+    int spiVersion();
+
     /** The name operators select this backend by; lower case, no spaces. */
     String name();
 
+    /** One line for {@code --help}. */
+    default String description() {
+        return "";
+    }
+
     /**
-     * Builds the backend, validating its own settings.
+     * Every option the backend reads. A key given with {@code --backend-opt} or in {@code
+     * --backend-config} that is not declared here stops startup, naming the nearest declared one.
+     */
+    default List<BackendOption> options() {
+        return List.of();
+    }
+
+    /**
+     * Whether {@code --proxmox-backend auto} picks this backend for these options (the real backend
+     * claims it when an API URL is set). Options are those of this backend's declared flags that the
+     * operator set.
+     */
+    default boolean claimsAuto(BackendOptions options) {
+        return false;
+    }
+
+    /** What makes {@code auto} pick this backend, for the error when none is picked ("set --x"). */
+    default Optional<String> autoHint() {
+        return Optional.empty();
+    }
+
+    /**
+     * Checks the options before anything starts, without talking to the substrate.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the bad option (use {@link
+     *     BackendOptions#where}), never quoting a secret value
+     */
+    default void validate(BackendOptions options) {}
+
+    /**
+     * Offerings this backend adds to the generated default ones (none is added when the operator
+     * gives an offerings file). The fake adds the offering whose Creates fail in fault mode.
+     *
+     * @param generated the default offerings the provider generated
+     */
+    default List<Offering> defaultOfferings(BackendOptions options, List<Offering> generated) {
+        return List.of();
+    }
+
+    /**
+     * Builds the backend, validating its own settings and, for a real substrate, that it is reachable
+     * and configured as the options say.
      *
      * @throws IllegalArgumentException with a one-line message naming the bad setting
+     * @throws Exception any other failure to start, reported as such
      */
     ProxmoxBackend create(BackendContext context) throws Exception;
 }

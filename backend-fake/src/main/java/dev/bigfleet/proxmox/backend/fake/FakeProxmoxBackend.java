@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.backend.fake;
 
-import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The bootstrap blob is never stored, logged or quoted: only its length is looked at.
  */
-public final class FakeProxmoxBackend implements ProxmoxBackend, ReadinessGate {
+public final class FakeProxmoxBackend implements ProxmoxBackend {
     private static final Logger log = LoggerFactory.getLogger(FakeProxmoxBackend.class);
 
     static final String BOOTSTRAP_FAULT_STDERR = "bootstrap hook failed: injected fault (cluster "
@@ -56,7 +55,7 @@ public final class FakeProxmoxBackend implements ProxmoxBackend, ReadinessGate {
         String what = "clone VM " + spec.instanceType().name();
         if (faults.failsCreate(spec.labels())) {
             delay.step(what, context);
-            throw new BackendException(what + ": injected fault (offering label " + Offerings.CREATE_FAULT_LABEL
+            throw new BackendException(what + ": injected fault (offering label " + FaultInjector.CREATE_FAULT_LABEL
                     + "=" + FaultInjector.CREATE_FAULT_VALUE + ")");
         }
         Optional<SimulatedVm> owned = cluster.vmOwnedBy(spec.machineId());
@@ -110,8 +109,13 @@ public final class FakeProxmoxBackend implements ProxmoxBackend, ReadinessGate {
         log.debug("fake: VM {} bootstrapped into cluster {}", ref, spec.clusterId());
     }
 
+    /** The node joins its cluster a step after the bootstrap; a fault can keep it from ever joining. */
     @Override
-    public void awaitNodeReady(VmTarget target, String clusterId, OperationContext context)
+    public Optional<ReadinessGate> readiness() {
+        return Optional.of(this::awaitNodeReady);
+    }
+
+    void awaitNodeReady(VmTarget target, String clusterId, OperationContext context)
             throws BackendException {
         String what = "readiness";
         SimulatedVm vm = requireRunning(what, resolve(what, target));

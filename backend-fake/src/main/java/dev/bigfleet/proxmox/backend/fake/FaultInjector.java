@@ -1,11 +1,12 @@
 package dev.bigfleet.proxmox.backend.fake;
 
-import dev.bigfleet.proxmox.api.Offerings;
 import java.util.Map;
 import java.util.Optional;
 
 /** Decides which injected fault, if any, applies to a call; with fault mode off, none ever does. */
 final class FaultInjector {
+    /** Offering label that, in fault mode, makes every Create of the offering's slots fail. */
+    static final String CREATE_FAULT_LABEL = "conformance.fault/create";
     static final String CREATE_FAULT_VALUE = "error";
 
     private final boolean enabled;
@@ -28,6 +29,6 @@ final class FaultInjector {
 
     /** Whether a Create with these (offering) labels must fail. */
     boolean failsCreate(Map<String, String> labels) {
-        return enabled && CREATE_FAULT_VALUE.equals(labels.get(Offerings.CREATE_FAULT_LABEL));
+        return enabled && CREATE_FAULT_VALUE.equals(labels.get(CREATE_FAULT_LABEL));
     }
 }

@@ -14,13 +14,14 @@ import dev.bigfleet.proxmox.spi.ReadinessGate;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The fake backend as the server runs it: every simulated call is reported to the server's
  * {@link ApiCallRecorder} under the reference provider's operation names ({@code CloneVM},
  * {@code Configure}, ...), so metrics and dashboards can be tried without a cluster.
  */
-public final class MeteredFakeBackend implements ProxmoxBackend, ReadinessGate {
+public final class MeteredFakeBackend implements ProxmoxBackend {
     private final FakeProxmoxBackend fake;
     private final ApiCallRecorder calls;
 
@@ -74,11 +75,11 @@ public final class MeteredFakeBackend implements ProxmoxBackend, ReadinessGate {
     }
 
     @Override
-    public void awaitNodeReady(VmTarget target, String clusterId, OperationContext context) throws BackendException {
-        timed("AwaitNodeReady", () -> {
-            fake.awaitNodeReady(target, clusterId, context);
+    public Optional<ReadinessGate> readiness() {
+        return fake.readiness().map(gate -> (target, clusterId, context) -> timed("AwaitNodeReady", () -> {
+            gate.awaitNodeReady(target, clusterId, context);
             return null;
-        });
+        }));
     }
 
     @Override

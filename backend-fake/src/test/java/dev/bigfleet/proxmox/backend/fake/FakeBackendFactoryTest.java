@@ -28,26 +28,26 @@ class FakeBackendFactoryTest {
 
     @Test
     void defaultsAreA200msLatencyAndNoFaults() {
-        assertThat(FakeSettings.from(new BackendOptions(Map.of())))
+        assertThat(FakeSettings.from(BackendOptions.of(Map.of())))
                 .isEqualTo(new FakeSettings(Duration.ofMillis(200), false));
     }
 
     @Test
     void readsLatencyAndFaults() {
-        FakeSettings settings = FakeSettings.from(new BackendOptions(Map.of("fake-latency", "0s", "fake-faults", "true")));
+        FakeSettings settings = FakeSettings.from(BackendOptions.of(Map.of("latency", "0s", "faults", "true")));
 
         assertThat(settings).isEqualTo(new FakeSettings(Duration.ZERO, true));
-        assertThat(FakeSettings.from(new BackendOptions(Map.of("fake-latency", "1.5s", "fake-faults", "false"))))
+        assertThat(FakeSettings.from(BackendOptions.of(Map.of("latency", "1.5s", "faults", "false"))))
                 .isEqualTo(new FakeSettings(Duration.ofMillis(1500), false));
     }
 
     @Test
     void badValuesNameTheirOption() {
-        assertThatThrownBy(() -> FakeSettings.from(new BackendOptions(Map.of("fake-latency", "soon"))))
+        assertThatThrownBy(() -> FakeSettings.from(BackendOptions.of(Map.of("latency", "soon"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--fake-latency:");
-        assertThatThrownBy(() -> FakeSettings.from(new BackendOptions(Map.of("fake-latency", "-1s"))))
+        assertThatThrownBy(() -> FakeSettings.from(BackendOptions.of(Map.of("latency", "-1s"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--fake-latency:");
-        assertThatThrownBy(() -> FakeSettings.from(new BackendOptions(Map.of("fake-faults", "yes"))))
+        assertThatThrownBy(() -> FakeSettings.from(BackendOptions.of(Map.of("faults", "yes"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--fake-faults:");
     }
 
@@ -56,7 +56,7 @@ class FakeBackendFactoryTest {
         BackendContext context = new BackendContext("proxmox", List.of("pve1", "pve2"),
                 InstanceTypeCatalog.builtIn(9000),
                 List.of(offering("pve2"), offering("pve3")),
-                new BackendOptions(Map.of("fake-latency", "0s")));
+                BackendOptions.of(Map.of("latency", "0s")));
 
         try (ProxmoxBackend backend = new FakeBackendFactory().create(context)) {
             assertThat(backend).isInstanceOf(MeteredFakeBackend.class);

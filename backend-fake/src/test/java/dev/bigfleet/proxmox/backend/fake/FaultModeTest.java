@@ -10,7 +10,6 @@ import static dev.bigfleet.proxmox.backend.fake.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
@@ -70,7 +69,7 @@ class FaultModeTest {
     @Test
     void otherCreateLabelValuesDoNotFail() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CloneSpec spec = new CloneSpec("m-1", SMALL, NODE, Map.of(Offerings.CREATE_FAULT_LABEL, "none"));
+        CloneSpec spec = new CloneSpec("m-1", SMALL, NODE, Map.of(FaultInjector.CREATE_FAULT_LABEL, "none"));
 
         assertThat(backend.cloneAndStart(spec, TestContext.forMachine("m-1")).vmid()).isEqualTo(101);
     }
@@ -209,7 +208,7 @@ class FaultModeTest {
     }
 
     private static CloneSpec faultyCreate(String machineId) {
-        return new CloneSpec(machineId, SMALL, NODE, Map.of(Offerings.CREATE_FAULT_LABEL, "error"));
+        return new CloneSpec(machineId, SMALL, NODE, Map.of(FaultInjector.CREATE_FAULT_LABEL, "error"));
     }
 
     private static Throwable failureOf(AsyncCall.Body body) {

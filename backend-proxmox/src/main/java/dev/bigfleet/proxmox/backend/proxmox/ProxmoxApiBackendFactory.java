@@ -1,14 +1,19 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
 import dev.bigfleet.proxmox.spi.BackendContext;
+import dev.bigfleet.proxmox.spi.BackendOption;
+import dev.bigfleet.proxmox.spi.BackendOptions;
+import dev.bigfleet.proxmox.spi.BackendSpi;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
+import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Selected with {@code --proxmox-backend proxmox} (or {@code auto} with an API URL). Reads and
- * validates its flags, then proves the cluster is the one configured (TLS, token, nodes, pool,
+ * validates its options, then proves the cluster is the one configured (TLS, token, nodes, pool,
  * templates) before the provider starts serving.
  */
 public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
@@ -16,8 +21,39 @@ public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
     private static final Logger log = LoggerFactory.getLogger(ProxmoxApiBackendFactory.class);
 
     @Override
+    public int spiVersion() {
+        return BackendSpi.VERSION;
+    }
+
+    @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "a Proxmox VE 8.x/9.x cluster through its /api2/json REST API and an API token";
+    }
+
+    @Override
+    public List<BackendOption> options() {
+        return ProxmoxOptions.ALL;
+    }
+
+    /** {@code auto} means this backend as soon as an API URL is given. */
+    @Override
+    public boolean claimsAuto(BackendOptions options) {
+        return options.get(ProxmoxOptions.API_URL).isPresent();
+    }
+
+    @Override
+    public Optional<String> autoHint() {
+        return Optional.of("set " + ProxmoxOptions.API_URL.flags().get(0) + " to run on a Proxmox cluster");
+    }
+
+    @Override
+    public void validate(BackendOptions options) {
+        ProxmoxSettings.from(options);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.TransportPolicy;
 import dev.bigfleet.proxmox.backend.proxmox.tls.ApiTrust;
 import dev.bigfleet.proxmox.backend.proxmox.tls.CertificateFingerprint;
 import dev.bigfleet.proxmox.backend.proxmox.tls.PemCertificates;
+import dev.bigfleet.proxmox.spi.BackendOption;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import java.io.IOException;
 import java.net.URI;
@@ -30,10 +31,6 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
         List<String> bootstrapExec, int maxClonesPerNode, double memoryOvercommit, Optional<VmidRange> vmidRange,
         Optional<String> cloneStorage, Duration agentTimeout, TransportPolicy transport) {
 
-    static final String DEFAULT_BOOTSTRAP_PATH = "/run/bigfleet-bootstrap";
-    static final Duration DEFAULT_AGENT_TIMEOUT = Duration.ofMinutes(4);
-    static final int DEFAULT_MAX_CLONES_PER_NODE = 2;
-
     ProxmoxSettings {
         Objects.requireNonNull(apiRoot, "apiRoot");
         Objects.requireNonNull(token, "token");
@@ -42,10 +39,10 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
     }
 
     static ProxmoxSettings from(BackendOptions o) {
-        URI root = apiRoot(o.get("proxmox-api-url").orElseThrow(() -> new IllegalArgumentException(
-                "--proxmox-api-url: required by the proxmox backend (e.g. https://pve1:8006/api2/json)")));
-        String tokenId = o.get("proxmox-token-id").map(String::trim).orElseThrow(() -> new IllegalArgumentException(
-                "--proxmox-token-id: required by the proxmox backend (USER@REALM!TOKENID)"));
+        URI root = apiRoot(o, o.get(ProxmoxOptions.API_URL).orElseThrow(() -> new IllegalArgumentException(
+                o.where(ProxmoxOptions.API_URL) + ": required by the proxmox backend (e.g. https://pve1:8006/api2/json)")));
+        String tokenId = o.get(ProxmoxOptions.TOKEN_ID).map(String::trim).orElseThrow(() -> new IllegalArgumentException(
+                o.where(ProxmoxOptions.TOKEN_ID) + ": required by the proxmox backend (USER@REALM!TOKENID)"));
         ApiToken token;
         try {
             token = new ApiToken(tokenId, secret(o));
@@ -53,13 +50,23 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
             if (e.getMessage().startsWith("--")) {
                 throw e;
             }
-            throw new IllegalArgumentException("--proxmox-token-id: " + e.getMessage());
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_ID) + ": " + e.getMessage());
         }
-        return new ProxmoxSettings(root, token, trust(o), o.get("proxmox-pool").map(String::trim).filter(s -> !s.isEmpty()),
-                bootstrapPath(o), bootstrapExec(o), positiveInt(o, "max-concurrent-clones-per-node",
-                        DEFAULT_MAX_CLONES_PER_NODE), overcommit(o),
-                o.get("vmid-range").map(VmidRange::parse), o.get("clone-storage").map(String::trim)
-                        .filter(s -> !s.isEmpty()), agentTimeout(o), TransportPolicy.defaults());
+        return new ProxmoxSettings(root, token, trust(o), trimmed(o, ProxmoxOptions.POOL), bootstrapPath(o),
+                bootstrapExec(o), positiveInt(o, ProxmoxOptions.MAX_CLONES_PER_NODE), overcommit(o),
+                vmidRange(o), trimmed(o, ProxmoxOptions.CLONE_STORAGE), agentTimeout(o), TransportPolicy.defaults());
+    }
+
+    private static Optional<String> trimmed(BackendOptions o, BackendOption option) {
+        return o.get(option).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    private static Optional<VmidRange> vmidRange(BackendOptions o) {
+        try {
+            return o.get(ProxmoxOptions.VMID_RANGE).map(VmidRange::parse);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.VMID_RANGE) + ": " + e.getMessage());
+        }
     }
 
     ProxmoxSettings withTransport(TransportPolicy policy) {
@@ -72,22 +79,23 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
                 memoryOvercommit, vmidRange, cloneStorage, timeout, transport);
     }
 
-    private static URI apiRoot(String text) {
+    private static URI apiRoot(BackendOptions o, String text) {
+        String flag = o.where(ProxmoxOptions.API_URL);
         URI uri;
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("--proxmox-api-url: \"" + text + "\" is not a URL: " + e.getReason());
+            throw new IllegalArgumentException(flag + ": \"" + text + "\" is not a URL: " + e.getReason());
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("http")) {
-            throw new IllegalArgumentException("--proxmox-api-url: http:// would send the API token in clear; use https://");
+            throw new IllegalArgumentException(flag + ": http:// would send the API token in clear; use https://");
         }
         if (!scheme.equals("https") || uri.getHost() == null) {
-            throw new IllegalArgumentException("--proxmox-api-url: \"" + text + "\" must be https://HOST[:PORT]/api2/json");
+            throw new IllegalArgumentException(flag + ": \"" + text + "\" must be https://HOST[:PORT]/api2/json");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException("--proxmox-api-url: \"" + text
+            throw new IllegalArgumentException(flag + ": \"" + text
                     + "\" must not carry credentials, a query or a fragment");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
@@ -102,11 +110,11 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
 
     /** The file wins over the inline value; both are trimmed. */
     private static TokenSecret secret(BackendOptions o) {
-        Optional<String> file = o.get("proxmox-token-file").map(String::trim).filter(s -> !s.isEmpty());
+        Optional<String> file = trimmed(o, ProxmoxOptions.TOKEN_FILE);
         String value;
         String flag;
         if (file.isPresent()) {
-            flag = "--proxmox-token-file";
+            flag = o.where(ProxmoxOptions.TOKEN_FILE);
             try {
                 value = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8).trim();
             } catch (IOException | RuntimeException e) {
@@ -116,11 +124,11 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
                 throw new IllegalArgumentException(flag + " " + file.get() + ": the file is empty");
             }
         } else {
-            flag = "--proxmox-token-secret";
-            value = o.get("proxmox-token-secret").map(String::trim).orElse("");
+            flag = o.where(ProxmoxOptions.TOKEN_SECRET);
+            value = o.get(ProxmoxOptions.TOKEN_SECRET).map(String::trim).orElse("");
             if (value.isEmpty()) {
-                throw new IllegalArgumentException("--proxmox-token-file / --proxmox-token-secret: a token secret is"
-                        + " required by the proxmox backend");
+                throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_FILE) + " / " + flag
+                        + ": a token secret is required by the proxmox backend");
             }
         }
         try {
@@ -132,25 +140,26 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
 
     private static ApiTrust trust(BackendOptions o) {
         List<X509Certificate> cas = List.of();
-        Optional<String> caFile = o.get("proxmox-ca-file").map(String::trim).filter(s -> !s.isEmpty());
+        Optional<String> caFile = trimmed(o, ProxmoxOptions.CA_FILE);
         if (caFile.isPresent()) {
             try {
                 cas = PemCertificates.load(Path.of(caFile.get()));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--proxmox-ca-file: " + e.getMessage());
+                throw new IllegalArgumentException(o.where(ProxmoxOptions.CA_FILE) + ": " + e.getMessage());
             }
         }
         Optional<CertificateFingerprint> pin = Optional.empty();
-        Optional<String> fp = o.get("proxmox-tls-fingerprint").filter(s -> !s.isBlank());
+        Optional<String> fp = o.get(ProxmoxOptions.TLS_FINGERPRINT).filter(s -> !s.isBlank());
         if (fp.isPresent()) {
             try {
                 pin = Optional.of(CertificateFingerprint.parse(fp.get()));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--proxmox-tls-fingerprint: " + e.getMessage());
+                throw new IllegalArgumentException(o.where(ProxmoxOptions.TLS_FINGERPRINT) + ": " + e.getMessage());
             }
         }
         if (cas.isEmpty() && pin.isEmpty()) {
-            throw new IllegalArgumentException("--proxmox-ca-file / --proxmox-tls-fingerprint: TLS verification material"
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.CA_FILE) + " / "
+                    + o.where(ProxmoxOptions.TLS_FINGERPRINT) + ": TLS verification material"
                     + " is required: give the cluster's CA bundle, the API certificate's SHA-256 fingerprint, or both"
                     + " (certificate checks cannot be turned off)");
         }
@@ -158,60 +167,56 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
     }
 
     private static String bootstrapPath(BackendOptions o) {
-        String path = o.get("bootstrap-path").map(String::trim).filter(s -> !s.isEmpty()).orElse(DEFAULT_BOOTSTRAP_PATH);
+        String path = trimmed(o, ProxmoxOptions.BOOTSTRAP_PATH).orElse("");
         if (!path.startsWith("/") || path.endsWith("/") || path.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("--bootstrap-path: \"" + path + "\" must be an absolute file path");
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.BOOTSTRAP_PATH) + ": \"" + path
+                    + "\" must be an absolute file path");
         }
         return path;
     }
 
     /** Comma-separated argv; parts trimmed, empty ones dropped; nothing left means {@code /bin/sh}. */
     private static List<String> bootstrapExec(BackendOptions o) {
-        List<String> argv = Arrays.stream(o.string("bootstrap-exec", "/bin/sh").split(","))
+        List<String> argv = Arrays.stream(o.string(ProxmoxOptions.BOOTSTRAP_EXEC).split(","))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList();
         return argv.isEmpty() ? List.of("/bin/sh") : argv;
     }
 
-    private static int positiveInt(BackendOptions o, String name, int fallback) {
-        Optional<String> v = o.get(name);
-        if (v.isEmpty()) {
-            return fallback;
-        }
+    private static int positiveInt(BackendOptions o, BackendOption option) {
+        String v = o.string(option);
         try {
-            int n = Integer.parseInt(v.get().trim());
+            int n = Integer.parseInt(v.trim());
             if (n < 1) {
-                throw new IllegalArgumentException("--" + name + ": must be >= 1, got " + n);
+                throw new IllegalArgumentException(o.where(option) + ": must be >= 1, got " + n);
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + ": \"" + v.get() + "\" is not a whole number");
+            throw new IllegalArgumentException(o.where(option) + ": \"" + v + "\" is not a whole number");
         }
     }
 
     private static double overcommit(BackendOptions o) {
-        Optional<String> v = o.get("memory-overcommit");
-        if (v.isEmpty()) {
-            return 1.0;
-        }
+        String v = o.string(ProxmoxOptions.MEMORY_OVERCOMMIT);
+        String flag = o.where(ProxmoxOptions.MEMORY_OVERCOMMIT);
         double ratio;
         try {
-            ratio = Double.parseDouble(v.get().trim());
+            ratio = Double.parseDouble(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--memory-overcommit: \"" + v.get() + "\" is not a number");
+            throw new IllegalArgumentException(flag + ": \"" + v + "\" is not a number");
         }
         if (!(ratio > 0) || Double.isInfinite(ratio)) {
-            throw new IllegalArgumentException("--memory-overcommit: must be a finite number > 0 (a ratio of node"
-                    + " memory, e.g. 1.0), got " + v.get());
+            throw new IllegalArgumentException(flag + ": must be a finite number > 0 (a ratio of node"
+                    + " memory, e.g. 1.0), got " + v);
         }
         return ratio;
     }
 
     private static Duration agentTimeout(BackendOptions o) {
-        Duration d = o.duration("agent-timeout", DEFAULT_AGENT_TIMEOUT);
+        Duration d = o.duration(ProxmoxOptions.AGENT_TIMEOUT);
         if (d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException("--agent-timeout: must be > 0");
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.AGENT_TIMEOUT) + ": must be > 0");
         }
         return d;
     }

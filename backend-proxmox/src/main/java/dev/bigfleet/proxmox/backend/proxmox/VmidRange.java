@@ -7,21 +7,21 @@ record VmidRange(long from, long to) {
 
     VmidRange {
         if (from < MIN || to > MAX || from > to) {
-            throw new IllegalArgumentException("--vmid-range: " + from + "-" + to + " must satisfy " + MIN
+            throw new IllegalArgumentException(from + "-" + to + " must satisfy " + MIN
                     + " <= FROM <= TO <= " + MAX);
         }
     }
 
-    /** @throws IllegalArgumentException naming the flag */
+    /** @throws IllegalArgumentException saying what is wrong with the text */
     static VmidRange parse(String text) {
         String[] parts = text.trim().split("-", -1);
         if (parts.length != 2) {
-            throw new IllegalArgumentException("--vmid-range: \"" + text + "\" is not of the form FROM-TO (e.g. 5000-5999)");
+            throw new IllegalArgumentException("\"" + text + "\" is not of the form FROM-TO (e.g. 5000-5999)");
         }
         try {
             return new VmidRange(Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim()));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--vmid-range: \"" + text + "\" is not of the form FROM-TO (e.g. 5000-5999)");
+            throw new IllegalArgumentException("\"" + text + "\" is not of the form FROM-TO (e.g. 5000-5999)");
         }
     }
 

@@ -179,7 +179,7 @@ class FaultsAgainstSimulatorTest {
         cluster = SimCluster.start(b -> b.node(NodeSpec.of("pve3").withCapacity(4, 6L << 30)));
         backend = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox",
                 List.of("pve1", "pve2", "pve3"), SimCluster.CATALOG, SimCluster.offerings(),
-                new BackendOptions(cluster.options()), calls));
+                BackendOptions.of(cluster.options()), calls));
         String a = "proxmox/OnDemand/pve.small/pve3/000";
         String b = "proxmox/OnDemand/pve.small/pve3/001";
         backend.cloneAndStart(SimCluster.clone(a, "pve3"), TestOperation.of(a));

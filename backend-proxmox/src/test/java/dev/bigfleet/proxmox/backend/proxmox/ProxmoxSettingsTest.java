@@ -18,13 +18,13 @@ class ProxmoxSettingsTest {
 
     private static ProxmoxSettings parse(Map<String, String> overrides) {
         Map<String, String> o = new HashMap<>(Map.of(
-                "proxmox-api-url", "https://pve1:8006/api2/json",
-                "proxmox-token-id", "bigfleet@pve!autoscaler",
-                "proxmox-token-secret", "s3cret-value",
-                "proxmox-tls-fingerprint", PIN));
+                "api-url", "https://pve1:8006/api2/json",
+                "token-id", "bigfleet@pve!autoscaler",
+                "token-secret", "s3cret-value",
+                "tls-fingerprint", PIN));
         o.putAll(overrides);
         o.values().removeIf(String::isEmpty);
-        return ProxmoxSettings.from(new BackendOptions(o));
+        return ProxmoxSettings.from(BackendOptions.of(o));
     }
 
     private static void refused(Map<String, String> overrides, String message) {
@@ -51,52 +51,52 @@ class ProxmoxSettingsTest {
 
     @Test
     void theApiUrlGetsItsRootPathAndMustBeHttps() {
-        assertThat(parse(Map.of("proxmox-api-url", "https://pve1:8006")).apiRoot().toString())
+        assertThat(parse(Map.of("api-url", "https://pve1:8006")).apiRoot().toString())
                 .isEqualTo("https://pve1:8006/api2/json");
-        assertThat(parse(Map.of("proxmox-api-url", "https://pve1:8006/api2/json/")).apiRoot().toString())
+        assertThat(parse(Map.of("api-url", "https://pve1:8006/api2/json/")).apiRoot().toString())
                 .isEqualTo("https://pve1:8006/api2/json");
-        refused(Map.of("proxmox-api-url", "http://pve1:8006/api2/json"),
+        refused(Map.of("api-url", "http://pve1:8006/api2/json"),
                 "--proxmox-api-url: http:// would send the API token in clear");
-        refused(Map.of("proxmox-api-url", "pve1:8006"), "--proxmox-api-url:");
-        refused(Map.of("proxmox-api-url", "https://user:pw@pve1:8006"), "--proxmox-api-url:");
-        refused(Map.of("proxmox-api-url", ""), "--proxmox-api-url: required");
+        refused(Map.of("api-url", "pve1:8006"), "--proxmox-api-url:");
+        refused(Map.of("api-url", "https://user:pw@pve1:8006"), "--proxmox-api-url:");
+        refused(Map.of("api-url", ""), "--proxmox-api-url: required");
     }
 
     @Test
     void theTokenIdMustBeUserAtRealmBangToken() {
         for (String bad : List.of("bigfleet", "bigfleet@pve", "bigfleet!x", "@pve!x", "a@pve!9x", "a@pve!x y")) {
-            refused(Map.of("proxmox-token-id", bad), "--proxmox-token-id:");
+            refused(Map.of("token-id", bad), "--proxmox-token-id:");
         }
-        assertThat(parse(Map.of("proxmox-token-id", "root@pam!ci-1.x_y")).token().id()).isEqualTo("root@pam!ci-1.x_y");
+        assertThat(parse(Map.of("token-id", "root@pam!ci-1.x_y")).token().id()).isEqualTo("root@pam!ci-1.x_y");
     }
 
     @Test
     void theSecretFileWinsAndIsTrimmed(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("secret");
         Files.writeString(f, "  from-file \n");
-        assertThat(parse(Map.of("proxmox-token-file", f.toString())).token().secret().expose()).isEqualTo("from-file");
-        refused(Map.of("proxmox-token-file", dir.resolve("missing").toString()), "--proxmox-token-file");
+        assertThat(parse(Map.of("token-file", f.toString())).token().secret().expose()).isEqualTo("from-file");
+        refused(Map.of("token-file", dir.resolve("missing").toString()), "--proxmox-token-file");
         Files.writeString(f, "\n");
-        refused(Map.of("proxmox-token-file", f.toString()), "--proxmox-token-file " + f + ": the file is empty");
-        refused(Map.of("proxmox-token-secret", ""), "--proxmox-token-file / --proxmox-token-secret: a token secret");
-        refused(Map.of("proxmox-token-secret", "has;semicolon"), "--proxmox-token-secret: the token secret contains");
+        refused(Map.of("token-file", f.toString()), "--proxmox-token-file " + f + ": the file is empty");
+        refused(Map.of("token-secret", ""), "--proxmox-token-file / --proxmox-token-secret: a token secret");
+        refused(Map.of("token-secret", "has;semicolon"), "--proxmox-token-secret: the token secret contains");
     }
 
     @Test
     void tlsNeedsACaOrAPinAndRejectsMalformedOnes(@TempDir Path dir) throws Exception {
-        refused(Map.of("proxmox-tls-fingerprint", ""), "--proxmox-ca-file / --proxmox-tls-fingerprint: TLS verification");
-        refused(Map.of("proxmox-tls-fingerprint", "ab:cd"), "--proxmox-tls-fingerprint: expected a SHA-256 fingerprint");
-        refused(Map.of("proxmox-tls-fingerprint", "zz".repeat(32)), "--proxmox-tls-fingerprint:");
+        refused(Map.of("tls-fingerprint", ""), "--proxmox-ca-file / --proxmox-tls-fingerprint: TLS verification");
+        refused(Map.of("tls-fingerprint", "ab:cd"), "--proxmox-tls-fingerprint: expected a SHA-256 fingerprint");
+        refused(Map.of("tls-fingerprint", "zz".repeat(32)), "--proxmox-tls-fingerprint:");
         Path notPem = dir.resolve("ca.pem");
         Files.writeString(notPem, "hello");
-        refused(Map.of("proxmox-ca-file", notPem.toString()), "--proxmox-ca-file: " + notPem + ": no PEM certificate");
-        refused(Map.of("proxmox-ca-file", dir.resolve("none.pem").toString()), "--proxmox-ca-file:");
+        refused(Map.of("ca-file", notPem.toString()), "--proxmox-ca-file: " + notPem + ": no PEM certificate");
+        refused(Map.of("ca-file", dir.resolve("none.pem").toString()), "--proxmox-ca-file:");
     }
 
     @Test
     void backendFlags() {
         ProxmoxSettings s = parse(Map.of("max-concurrent-clones-per-node", "5", "memory-overcommit", "1.5",
-                "vmid-range", "5000-5999", "clone-storage", "ceph-vm", "agent-timeout", "90s", "proxmox-pool", "bf",
+                "vmid-range", "5000-5999", "clone-storage", "ceph-vm", "agent-timeout", "90s", "pool", "bf",
                 "bootstrap-exec", " /usr/bin/env , bash ,, ", "bootstrap-path", "/var/lib/bf/blob"));
         assertThat(s.maxClonesPerNode()).isEqualTo(5);
         assertThat(s.memoryOvercommit()).isEqualTo(1.5);

@@ -65,11 +65,11 @@ final class SimCluster implements AutoCloseable {
     /** The flags a server would pass: CA mode, token from a file, the pool, a short agent timeout. */
     Map<String, String> options() {
         Map<String, String> o = new LinkedHashMap<>();
-        o.put("proxmox-api-url", sim.apiUrl().toString());
-        o.put("proxmox-token-id", TOKEN_ID);
-        o.put("proxmox-token-file", secretFile.toString());
-        o.put("proxmox-ca-file", sim.caCertificate().toString());
-        o.put("proxmox-pool", POOL);
+        o.put("api-url", sim.apiUrl().toString());
+        o.put("token-id", TOKEN_ID);
+        o.put("token-file", secretFile.toString());
+        o.put("ca-file", sim.caCertificate().toString());
+        o.put("pool", POOL);
         o.put("agent-timeout", "20s");
         return o;
     }
@@ -89,7 +89,7 @@ final class SimCluster implements AutoCloseable {
         o.putAll(overrides);
         o.values().removeIf(v -> v == null || v.isEmpty());
         return new ProxmoxApiBackendFactory().create(new BackendContext(provider, List.of("pve1", "pve2"), CATALOG,
-                offerings(), new BackendOptions(o), recorder));
+                offerings(), BackendOptions.of(o), recorder));
     }
 
     static CloneSpec clone(String machineId, String zone) {

@@ -56,7 +56,7 @@ class StartupAgainstSimulatorTest {
         o.putAll(overrides);
         o.values().removeIf(String::isEmpty);
         try (ProxmoxBackend b = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox", nodes, catalog,
-                offerings, new BackendOptions(o)))) {
+                offerings, BackendOptions.of(o)))) {
             throw new AssertionError("startup was not refused");
         } catch (RuntimeException e) {
             Leaks.assertNoSecret(String.valueOf(e.getMessage()));
@@ -68,11 +68,11 @@ class StartupAgainstSimulatorTest {
     @Test
     void caAndPinAndBothModesAllConnect() throws Exception {
         for (Map<String, String> mode : List.of(
-                Map.of("proxmox-tls-fingerprint", ""),
-                Map.of("proxmox-ca-file", "", "proxmox-tls-fingerprint", cluster.sim.fingerprint()),
-                Map.of("proxmox-ca-file", "", "proxmox-tls-fingerprint",
+                Map.of("tls-fingerprint", ""),
+                Map.of("ca-file", "", "tls-fingerprint", cluster.sim.fingerprint()),
+                Map.of("ca-file", "", "tls-fingerprint",
                         cluster.sim.fingerprint().replace(":", "").toLowerCase(Locale.ROOT)),
-                Map.of("proxmox-tls-fingerprint", cluster.sim.fingerprint()))) {
+                Map.of("tls-fingerprint", cluster.sim.fingerprint()))) {
             try (ProxmoxBackend b = cluster.backend("proxmox", mode, new CountingRecorder())) {
                 assertThat(b.describeManaged()).isEmpty();
             }
@@ -83,7 +83,7 @@ class StartupAgainstSimulatorTest {
     void aWrongSecretIsAClearAuthenticationError(@TempDir Path dir) throws Exception {
         Path wrong = dir.resolve("secret");
         Files.writeString(wrong, "not-the-secret");
-        Exception e = refused(Map.of("proxmox-token-file", wrong.toString()));
+        Exception e = refused(Map.of("token-file", wrong.toString()));
         assertThat(e).isInstanceOf(IllegalArgumentException.class);
         assertThat(e.getMessage()).startsWith("--proxmox-token-id: the Proxmox API refused the token")
                 .contains("HTTP 401").doesNotContain("not-the-secret");
@@ -91,7 +91,7 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void theTokenFileWinsOverTheInlineSecret() throws Exception {
-        try (ProxmoxBackend b = cluster.backend("proxmox", Map.of("proxmox-token-secret", "ignored"),
+        try (ProxmoxBackend b = cluster.backend("proxmox", Map.of("token-secret", "ignored"),
                 new CountingRecorder())) {
             assertThat(b.describeManaged()).isEmpty();
         }
@@ -100,17 +100,17 @@ class StartupAgainstSimulatorTest {
     @Test
     void aWrongFingerprintIsRefused() {
         String other = "AB:".repeat(31) + "AB";
-        Exception e = refused(Map.of("proxmox-ca-file", "", "proxmox-tls-fingerprint", other));
+        Exception e = refused(Map.of("ca-file", "", "tls-fingerprint", other));
         assertThat(e.getMessage()).startsWith("--proxmox-tls-fingerprint:")
                 .contains("fingerprint does not match --proxmox-tls-fingerprint");
-        Exception both = refused(Map.of("proxmox-tls-fingerprint", other));
+        Exception both = refused(Map.of("tls-fingerprint", other));
         assertThat(both.getMessage()).startsWith("--proxmox-tls-fingerprint:");
     }
 
     @Test
     void aCertificateFromAnotherCaIsRefused() {
         try (SimCluster other = SimCluster.start()) {
-            Exception e = refused(Map.of("proxmox-ca-file", other.sim.caCertificate().toString()));
+            Exception e = refused(Map.of("ca-file", other.sim.caCertificate().toString()));
             assertThat(e.getMessage()).startsWith("--proxmox-ca-file:")
                     .contains("not signed by a certificate authority in --proxmox-ca-file");
         }
@@ -123,18 +123,18 @@ class StartupAgainstSimulatorTest {
         try (SimCluster wide = SimCluster.start(b -> b.address("0.0.0.0:0"))) {
             String url = "https://" + address.get() + ":" + wide.sim.port() + "/api2/json";
             Map<String, String> o = new HashMap<>(wide.options());
-            o.put("proxmox-api-url", url);
+            o.put("api-url", url);
             try {
                 new ProxmoxApiBackendFactory().create(new BackendContext("proxmox", List.of("pve1", "pve2"),
-                        SimCluster.CATALOG, SimCluster.offerings(), new BackendOptions(o))).close();
+                        SimCluster.CATALOG, SimCluster.offerings(), BackendOptions.of(o))).close();
                 throw new AssertionError("a certificate that does not name " + address.get() + " was accepted");
             } catch (IllegalArgumentException e) {
                 assertThat(e.getMessage()).startsWith("--proxmox-ca-file:").contains("hostname verification failed");
             }
-            o.remove("proxmox-ca-file");
-            o.put("proxmox-tls-fingerprint", wide.sim.fingerprint());
+            o.remove("ca-file");
+            o.put("tls-fingerprint", wide.sim.fingerprint());
             try (ProxmoxBackend pinned = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox",
-                    List.of("pve1", "pve2"), SimCluster.CATALOG, SimCluster.offerings(), new BackendOptions(o)))) {
+                    List.of("pve1", "pve2"), SimCluster.CATALOG, SimCluster.offerings(), BackendOptions.of(o)))) {
                 assertThat(pinned.describeManaged()).isEmpty();
             }
         }
@@ -156,11 +156,11 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void plainHttpAndMalformedTokenIdsAndMissingTlsMaterialAreRefused() {
-        assertThat(refused(Map.of("proxmox-api-url", "http://127.0.0.1:8006/api2/json")).getMessage())
+        assertThat(refused(Map.of("api-url", "http://127.0.0.1:8006/api2/json")).getMessage())
                 .isEqualTo("--proxmox-api-url: http:// would send the API token in clear; use https://");
-        assertThat(refused(Map.of("proxmox-token-id", "bigfleet@pve")).getMessage())
+        assertThat(refused(Map.of("token-id", "bigfleet@pve")).getMessage())
                 .startsWith("--proxmox-token-id: \"bigfleet@pve\" is not a token id of the form USER@REALM!TOKENID");
-        assertThat(refused(Map.of("proxmox-ca-file", "")).getMessage())
+        assertThat(refused(Map.of("ca-file", "")).getMessage())
                 .startsWith("--proxmox-ca-file / --proxmox-tls-fingerprint: TLS verification material is required");
     }
 
@@ -188,7 +188,7 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void anUnknownPoolIsRefused() {
-        assertThat(refused(Map.of("proxmox-pool", "nope")).getMessage()).startsWith("--proxmox-pool: pool \"nope\"");
+        assertThat(refused(Map.of("pool", "nope")).getMessage()).startsWith("--proxmox-pool: pool \"nope\"");
     }
 
     @Test

@@ -4,10 +4,12 @@ import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.Offering;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
-import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
-import dev.bigfleet.proxmox.server.engine.ListQuery;
-import dev.bigfleet.proxmox.server.engine.ListResult;
+import dev.bigfleet.proxmox.engine.InventoryPlan;
+import dev.bigfleet.proxmox.server.config.BackendConfig;
+import jakarta.inject.Inject;
+import dev.bigfleet.proxmox.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.engine.ListQuery;
+import dev.bigfleet.proxmox.engine.ListResult;
 import dev.bigfleet.proxmox.server.metrics.StateClock;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
@@ -38,15 +40,19 @@ public final class InventoryView {
     static final int MAX_DELTA_IDS = 50;
 
     private final LifecycleEngine engine;
-    private final ProviderConfig config;
+    private final InventoryPlan plan;
+    private final String backendName;
     private final StateClock clock;
     private final NodesCache nodes;
     private final DensityCache densities = new DensityCache();
     private final IdOrder idOrder = new IdOrder();
 
-    public InventoryView(LifecycleEngine engine, ProviderConfig config, StateClock clock, ProxmoxBackend backend) {
+    @Inject
+    public InventoryView(LifecycleEngine engine, InventoryPlan plan, BackendConfig backendConfig, StateClock clock,
+            ProxmoxBackend backend) {
         this.engine = engine;
-        this.config = config;
+        this.plan = plan;
+        this.backendName = backendConfig.name();
         this.clock = clock;
         this.nodes = new NodesCache(backend, Clock.systemUTC());
     }
@@ -60,7 +66,7 @@ public final class InventoryView {
         String cursor = encode(engine.currentCursor());
         Map<String, Map<MachineState, Integer>> byZone = new TreeMap<>();
         Map<MachineState, Integer> totals = new EnumMap<>(MachineState.class);
-        Set<String> types = new TreeSet<>(config.catalog().names());
+        Set<String> types = new TreeSet<>(plan.catalog().names());
         int holding = 0;
         double cost = 0;
         List<Machine> machines = all();
@@ -78,7 +84,7 @@ public final class InventoryView {
             Map<String, Integer> states = withAllStates(counts);
             zones.add(new ZoneStates(zone, states.values().stream().mapToInt(Integer::intValue).sum(), states));
         });
-        return new Summary(config.providerLabel(), config.backendName(), revision, cursor, machines.size(), holding,
+        return new Summary(plan.providerLabel(), backendName, revision, cursor, machines.size(), holding,
                 Math.round(cost * 1e6) / 1e6, withAllStates(totals), zones, List.copyOf(types), stateOrder());
     }
 
@@ -211,20 +217,20 @@ public final class InventoryView {
             }
         }
         List<OfferingRow> rows = new ArrayList<>();
-        for (Offering o : config.offerings()) {
+        for (Offering o : plan.offerings()) {
             int[] c = counts.getOrDefault(o.instanceType() + "\n" + o.zone(), new int[4]);
             rows.add(new OfferingRow(o.instanceType(), o.zone(), o.capacityType().name(), o.count(), c[0], c[1], c[2],
-                    c[3], config.prices().priceOf(o.instanceType(), config.catalog())));
+                    c[3], plan.prices().priceOf(o.instanceType(), plan.catalog())));
         }
         return rows;
     }
 
     public List<InstanceTypeRow> instanceTypes() {
         List<InstanceTypeRow> rows = new ArrayList<>();
-        for (InstanceType t : config.catalog().asMap().values()) {
-            String source = config.prices().sourceOf(t.name(), config.catalog());
+        for (InstanceType t : plan.catalog().asMap().values()) {
+            String source = plan.prices().sourceOf(t.name(), plan.catalog());
             rows.add(new InstanceTypeRow(t.name(), t.vcpu(), t.memoryMib(), t.templateVmid(),
-                    config.prices().priceOf(t.name(), config.catalog()),
+                    plan.prices().priceOf(t.name(), plan.catalog()),
                     source.equals("override") ? "explicit" : source));
         }
         return rows;
@@ -237,7 +243,7 @@ public final class InventoryView {
             if (!m.host().isEmpty()) {
                 int[] p = placed.computeIfAbsent(m.host().node(), k -> new int[2]);
                 p[0]++;
-                p[1] += config.catalog().find(m.instanceType()).map(InstanceType::vcpu).orElse(0);
+                p[1] += plan.catalog().find(m.instanceType()).map(InstanceType::vcpu).orElse(0);
             }
         }
         List<NodeRow> rows = new ArrayList<>();

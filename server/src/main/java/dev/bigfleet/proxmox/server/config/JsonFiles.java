@@ -1,15 +1,19 @@
 package dev.bigfleet.proxmox.server.config;
 
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /** Reads a JSON config file, turning every failure into one line naming the flag and the file. */
 final class JsonFiles {
@@ -39,9 +43,10 @@ final class JsonFiles {
             }
             return value;
         } catch (JsonProcessingException e) {
+            // the parser's own message quotes the file's text, which may hold a secret: say where, not what
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new ConfigException(flag + " " + path + ": invalid JSON" + where + ": " + firstLine(e.getOriginalMessage()));
+            throw new ConfigException(flag + " " + path + ": invalid JSON" + where + ": " + problem(e));
         } catch (IOException e) {
             throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
         }
@@ -51,11 +56,31 @@ final class JsonFiles {
         return MAPPER;
     }
 
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "parse error";
+    private static String problem(JsonProcessingException e) {
+        if (e instanceof MismatchedInputException mismatch) {
+            String field = mismatch.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "#" + (r.getIndex() + 1))
+                    .reduce((a, b) -> a + "." + b)
+                    .orElse("the file");
+            Class<?> expected = mismatch.getTargetType();
+            return field + " has the wrong type" + (expected == null ? "" : " (expected " + typeName(expected) + ")");
         }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
+        return "malformed JSON";
+    }
+
+    private static String typeName(Class<?> type) {
+        if (type == Integer.class || type == Long.class || type == int.class || type == long.class) {
+            return "a whole number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (Map.class.isAssignableFrom(type) || type.getSimpleName().endsWith("Node")) {
+            return "an object";
+        }
+        if (List.class.isAssignableFrom(type)) {
+            return "an array";
+        }
+        return type.getSimpleName();
     }
 }

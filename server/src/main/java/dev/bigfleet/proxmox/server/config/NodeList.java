@@ -5,13 +5,22 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Parses {@code --nodes}: comma-separated Proxmox node names, each one a zone. */
-public final class NodeList {
-    private NodeList() {}
+/** {@code --nodes}: Proxmox node names, each one a zone; empty when none was given. */
+public record NodeList(List<String> names) {
+    public static final NodeList NONE = new NodeList(List.of());
 
-    public static List<String> parse(String value) throws ConfigException {
+    public NodeList {
+        names = List.copyOf(names);
+    }
+
+    /**
+     * Parses comma-separated names; parts are trimmed and empty ones skipped.
+     *
+     * @throws IllegalArgumentException naming the bad node
+     */
+    public static NodeList parse(String value) {
         if (value == null || value.isBlank()) {
-            return List.of();
+            return NONE;
         }
         Set<String> nodes = new LinkedHashSet<>();
         for (String raw : value.split(",")) {
@@ -20,15 +29,15 @@ public final class NodeList {
                 continue;
             }
             if (node.contains("/") || node.chars().anyMatch(Character::isWhitespace)) {
-                throw new ConfigException("--nodes: node \"" + node + "\" must not contain '/' or spaces");
+                throw new IllegalArgumentException("node \"" + node + "\" must not contain '/' or spaces");
             }
             if (!nodes.add(node)) {
-                throw new ConfigException("--nodes: node \"" + node + "\" is listed twice");
+                throw new IllegalArgumentException("node \"" + node + "\" is listed twice");
             }
         }
         if (nodes.isEmpty()) {
-            throw new ConfigException("--nodes: \"" + value + "\" names no node");
+            throw new IllegalArgumentException("\"" + value + "\" names no node");
         }
-        return new ArrayList<>(nodes);
+        return new NodeList(new ArrayList<>(nodes));
     }
 }

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.config;
 
 import dev.bigfleet.proxmox.server.logging.LogFormat;
+import java.util.Objects;
 
 /**
  * How the process shows itself to operators: the log line format, and whether the admin page and
@@ -8,9 +9,7 @@ import dev.bigfleet.proxmox.server.logging.LogFormat;
  * configuration warnings included, is already in the chosen format.
  */
 public record ObservabilitySettings(LogFormat logFormat, boolean adminUi) {
-    public static ObservabilitySettings from(ProviderFlags f) throws ConfigException {
-        LogFormat format = LogFormat.parse(f.logFormat).orElseThrow(() ->
-                new ConfigException("--log-format: \"" + f.logFormat + "\" is not text or json"));
-        return new ObservabilitySettings(format, f.adminUi);
+    public ObservabilitySettings {
+        Objects.requireNonNull(logFormat, "logFormat");
     }
 }

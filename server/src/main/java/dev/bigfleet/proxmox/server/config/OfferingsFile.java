@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server.config;
 
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.Offering;

@@ -1,9 +1,9 @@
 package dev.bigfleet.proxmox.server.grpc;
 
-import dev.bigfleet.proxmox.server.ErrorMessages;
-import dev.bigfleet.proxmox.server.config.ConfigException;
+import dev.bigfleet.proxmox.server.startup.ErrorMessages;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import dev.bigfleet.proxmox.server.config.GrpcTls;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
+import dev.bigfleet.proxmox.server.config.GrpcConfig;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
@@ -22,9 +22,9 @@ public final class GrpcServerFactory {
     private GrpcServerFactory() {}
 
     @SuppressWarnings("deprecation") // the v1alpha reflection service is kept for older grpcurl builds
-    public static Server build(ProviderConfig config, CapacityProviderService service, HealthStatusManager health,
+    public static Server build(GrpcConfig config, CapacityProviderService service, HealthStatusManager health,
             LoggingInterceptor logging, RecoveryInterceptor recovery, ServerInterceptor metrics) throws ConfigException {
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(config.grpcAddress().toSocketAddress())
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(config.address().toSocketAddress())
                 // no handler blocks (mutations complete asynchronously, Lists run on their own
                 // threads), so calls skip the hop from the transport thread to an executor
                 .directExecutor()

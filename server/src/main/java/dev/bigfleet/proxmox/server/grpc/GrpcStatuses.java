@@ -1,6 +1,6 @@
 package dev.bigfleet.proxmox.server.grpc;
 
-import dev.bigfleet.proxmox.server.engine.RejectedException;
+import dev.bigfleet.proxmox.engine.RejectedException;
 import io.grpc.Status;
 
 /** The one place engine rejections become gRPC codes. FAILED_PRECONDITION means fenced, and only that. */

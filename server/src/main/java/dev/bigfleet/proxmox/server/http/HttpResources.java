@@ -1,6 +1,6 @@
 package dev.bigfleet.proxmox.server.http;
 
-import dev.bigfleet.proxmox.server.ServingState;
+import dev.bigfleet.proxmox.server.serving.ServingState;
 import java.util.function.Consumer;
 import org.glassfish.hk2.utilities.binding.AbstractBinder;
 import org.glassfish.jersey.server.ResourceConfig;

@@ -1,6 +1,6 @@
 package dev.bigfleet.proxmox.server.http;
 
-import dev.bigfleet.proxmox.server.ServingState;
+import dev.bigfleet.proxmox.server.serving.ServingState;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

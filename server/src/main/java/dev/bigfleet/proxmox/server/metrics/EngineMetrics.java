@@ -3,7 +3,7 @@ package dev.bigfleet.proxmox.server.metrics;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
-import dev.bigfleet.proxmox.server.engine.EngineObserver;
+import dev.bigfleet.proxmox.engine.EngineObserver;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.bigfleet.proxmox.server.metrics;
 
-import dev.bigfleet.proxmox.server.engine.StateStore;
-import dev.bigfleet.proxmox.server.engine.StoreException;
-import dev.bigfleet.proxmox.server.engine.StoreWrite;
-import dev.bigfleet.proxmox.server.engine.StoredCounters;
-import dev.bigfleet.proxmox.server.engine.StoredMachine;
+import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoreException;
+import dev.bigfleet.proxmox.engine.store.StoreWrite;
+import dev.bigfleet.proxmox.engine.store.StoredCounters;
+import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -6,15 +6,14 @@ import java.time.Clock;
 import java.util.function.LongSupplier;
 
 /**
- * Every metric of one provider process, in one Dropwizard registry, and the parts that feed it.
- * Built before the injector because the backend (which reports API calls) is built before it.
+ * Every metric of one provider process, in one Dropwizard registry, and the parts that feed it
+ * (the gRPC interceptor that counts calls is in the gRPC package and feeds {@link #registry()}).
  */
 public final class ProviderMetrics {
     private final SeriesRegistry registry = new SeriesRegistry();
     private final StateClock stateClock;
     private final EngineMetrics engine;
     private final ApiCallMetrics apiCalls;
-    private final RpcMetricsInterceptor rpc;
     private final ReconcileMetrics reconciles;
     private final StoreMetrics store;
     private final PrometheusRegistry prometheus = new PrometheusRegistry();
@@ -23,7 +22,6 @@ public final class ProviderMetrics {
         stateClock = new StateClock(clock);
         engine = new EngineMetrics(registry, stateClock);
         apiCalls = new ApiCallMetrics(registry);
-        rpc = new RpcMetricsInterceptor(registry);
         reconciles = new ReconcileMetrics(registry);
         store = new StoreMetrics(registry);
         JvmMetrics.register(registry);
@@ -53,10 +51,6 @@ public final class ProviderMetrics {
 
     public ApiCallMetrics apiCalls() {
         return apiCalls;
-    }
-
-    public RpcMetricsInterceptor rpc() {
-        return rpc;
     }
 
     public ReconcileMetrics reconciles() {

@@ -6,11 +6,8 @@ import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.admin.AdminHttp;
 import dev.bigfleet.proxmox.server.admin.InventoryView;
 import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
-import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
-import dev.bigfleet.proxmox.server.metrics.StateClock;
-import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import com.google.inject.Provider;
 import java.util.Optional;
 
 /** {@code /metrics}, and the admin page with its JSON API unless {@code --admin-ui=false}. */
@@ -28,11 +25,7 @@ public final class AdminModule extends AbstractModule {
 
     @Provides
     @Singleton
-    AdminHttp adminHttp(ProviderMetrics metrics, LifecycleEngine engine, ProviderConfig config, StateClock clock,
-            ProxmoxBackend backend) {
-        Optional<InventoryView> view = settings.adminUi()
-                ? Optional.of(new InventoryView(engine, config, clock, backend))
-                : Optional.empty();
-        return new AdminHttp(metrics, view);
+    AdminHttp adminHttp(ProviderMetrics metrics, Provider<InventoryView> view) {
+        return new AdminHttp(metrics, settings.adminUi() ? Optional.of(view.get()) : Optional.empty());
     }
 }

@@ -4,47 +4,52 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.name.Named;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
-import dev.bigfleet.proxmox.server.engine.EngineObserver;
-import dev.bigfleet.proxmox.server.engine.InventorySeeder;
-import dev.bigfleet.proxmox.server.engine.LifecycleEngine;
-import dev.bigfleet.proxmox.server.engine.Reconciler;
-import dev.bigfleet.proxmox.server.engine.StateStore;
-import dev.bigfleet.proxmox.server.engine.TransitionWork;
-import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.engine.EngineObserver;
+import dev.bigfleet.proxmox.engine.InventoryPlan;
+import dev.bigfleet.proxmox.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.engine.OrphanPolicy;
+import dev.bigfleet.proxmox.engine.TransitionTimeouts;
+import dev.bigfleet.proxmox.server.config.InventoryConfig;
+import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The lifecycle engine, its worker pool, the seeder and the reconciler. */
+/**
+ * The lifecycle engine and its parts (transition work, seeder, reconciler: built from their
+ * constructors), the settings they take, and the pool that runs transitions.
+ */
 public final class EngineModule extends AbstractModule {
+    private final InventoryConfig inventory;
+    private final TransitionTimeouts timeouts;
+    private final OrphanPolicy orphans;
+
+    public EngineModule(InventoryConfig inventory, TransitionTimeouts timeouts, OrphanPolicy orphans) {
+        this.inventory = inventory;
+        this.timeouts = timeouts;
+        this.orphans = orphans;
+    }
+
+    @Override
+    protected void configure() {
+        bind(InventoryConfig.class).toInstance(inventory);
+        bind(InventoryPlan.class).toInstance(inventory.plan());
+        bind(TransitionTimeouts.class).toInstance(timeouts);
+        bind(OrphanPolicy.class).toInstance(orphans);
+    }
+
     @Provides
     @Singleton
-    @Named("transitions")
+    @Named(LifecycleEngine.TRANSITION_WORKERS)
     ExecutorService transitionWorkers() {
         return Executors.newCachedThreadPool(daemonThreads("transition"));
     }
 
     @Provides
     @Singleton
-    LifecycleEngine engine(ProviderConfig config, ProxmoxBackend backend,
-            @Named("transitions") ExecutorService workers, StateStore store, EngineObserver observer) {
-        return new LifecycleEngine(new TransitionWork(backend, config.catalog(), config.providerLabel()),
-                config.timeouts(), workers, store, observer);
-    }
-
-    @Provides
-    @Singleton
-    InventorySeeder seeder(ProviderConfig config) {
-        return new InventorySeeder(config.providerLabel(), config.offerings(), config.catalog(), config.prices());
-    }
-
-    @Provides
-    @Singleton
-    Reconciler reconciler(ProviderConfig config, LifecycleEngine engine, ProxmoxBackend backend,
-            InventorySeeder seeder, EngineObserver observer) {
-        return new Reconciler(engine, backend, seeder, config.orphans(), observer);
+    EngineObserver observer(ProviderMetrics metrics) {
+        return metrics.engine();
     }
 
     static ThreadFactory daemonThreads(String prefix) {

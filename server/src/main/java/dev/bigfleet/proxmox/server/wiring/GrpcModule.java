@@ -3,20 +3,28 @@ package dev.bigfleet.proxmox.server.wiring;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
-import dev.bigfleet.proxmox.server.config.ConfigException;
-import dev.bigfleet.proxmox.server.config.ProviderConfig;
+import dev.bigfleet.proxmox.server.config.GrpcConfig;
 import dev.bigfleet.proxmox.server.grpc.CapacityProviderService;
 import dev.bigfleet.proxmox.server.grpc.GrpcServerFactory;
 import dev.bigfleet.proxmox.server.grpc.LoggingInterceptor;
 import dev.bigfleet.proxmox.server.grpc.RecoveryInterceptor;
-import dev.bigfleet.proxmox.server.metrics.RpcMetricsInterceptor;
+import dev.bigfleet.proxmox.server.grpc.RpcMetricsInterceptor;
+import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import io.grpc.Server;
 import io.grpc.protobuf.services.HealthStatusManager;
 
 /** The gRPC server and what it serves. */
 public final class GrpcModule extends AbstractModule {
+    private final GrpcConfig config;
+
+    public GrpcModule(GrpcConfig config) {
+        this.config = config;
+    }
+
     @Override
     protected void configure() {
+        bind(GrpcConfig.class).toInstance(config);
         bind(LoggingInterceptor.class).in(Singleton.class);
         bind(RecoveryInterceptor.class).in(Singleton.class);
         bind(CapacityProviderService.class).in(Singleton.class);
@@ -30,9 +38,10 @@ public final class GrpcModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Server grpcServer(ProviderConfig config, CapacityProviderService service, HealthStatusManager health,
-            LoggingInterceptor logging, RecoveryInterceptor recovery, RpcMetricsInterceptor metrics)
+    Server grpcServer(CapacityProviderService service, HealthStatusManager health, LoggingInterceptor logging,
+            RecoveryInterceptor recovery, RpcMetricsInterceptor rpcMetrics, ProviderMetrics metrics)
             throws ConfigException {
-        return GrpcServerFactory.build(config, service, health, logging, recovery, metrics);
+        metrics.countPanics(recovery::recoveredCount);
+        return GrpcServerFactory.build(config, service, health, logging, recovery, rpcMetrics);
     }
 }

@@ -2,7 +2,7 @@ package dev.bigfleet.proxmox.server.bench;
 
 import dev.bigfleet.proxmox.api.FenceToken;
 import dev.bigfleet.proxmox.api.Machine;
-import dev.bigfleet.proxmox.server.engine.MutationRequest;
+import dev.bigfleet.proxmox.engine.MutationRequest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

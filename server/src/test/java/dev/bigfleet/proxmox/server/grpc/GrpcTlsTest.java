@@ -7,7 +7,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.server.ProviderMain;
 import dev.bigfleet.proxmox.server.RunningProvider;
-import dev.bigfleet.proxmox.server.config.ConfigException;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;

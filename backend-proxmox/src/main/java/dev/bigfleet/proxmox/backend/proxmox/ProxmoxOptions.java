@@ -1,0 +1,76 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.spi.BackendOption;
+import java.util.List;
+
+/** The real backend's options, each with the flag that set it before backends had options of their own. */
+final class ProxmoxOptions {
+    static final BackendOption API_URL = BackendOption.named("api-url")
+            .description("Proxmox API, https://HOST:8006/api2/json (http:// is refused).")
+            .flag("--proxmox-api-url")
+            .build();
+    static final BackendOption TOKEN_ID = BackendOption.named("token-id")
+            .description("API token id USER@REALM!TOKENID.")
+            .flag("--proxmox-token-id")
+            .build();
+    static final BackendOption TOKEN_SECRET = BackendOption.named("token-secret")
+            .description("API token secret, inline (visible in the process list: prefer token-file).")
+            .secret()
+            .flag("--proxmox-token-secret")
+            .build();
+    static final BackendOption TOKEN_FILE = BackendOption.named("token-file")
+            .description("File holding the API token secret; wins over token-secret.")
+            .flag("--proxmox-token-file")
+            .build();
+    static final BackendOption CA_FILE = BackendOption.named("ca-file")
+            .description("PEM bundle: the only trust roots for the Proxmox API, with hostname verification.")
+            .flag("--proxmox-ca-file")
+            .build();
+    static final BackendOption TLS_FINGERPRINT = BackendOption.named("tls-fingerprint")
+            .description("SHA-256 pin of the Proxmox API leaf certificate (AB:CD:... or hex).")
+            .flag("--proxmox-tls-fingerprint")
+            .build();
+    static final BackendOption POOL = BackendOption.named("pool")
+            .description("Resource pool every clone joins; discovery then only looks at VMs in it.")
+            .flag("--proxmox-pool")
+            .build();
+    static final BackendOption BOOTSTRAP_PATH = BackendOption.named("bootstrap-path")
+            .description("Guest path of the bootstrap blob.")
+            .defaultValue("/run/bigfleet-bootstrap")
+            .flag("--bootstrap-path")
+            .build();
+    static final BackendOption BOOTSTRAP_EXEC = BackendOption.named("bootstrap-exec")
+            .description("Comma-separated argv of the bootstrap hook; the blob's path is appended.")
+            .defaultValue("/bin/sh")
+            .flag("--bootstrap-exec")
+            .build();
+    static final BackendOption MAX_CLONES_PER_NODE = BackendOption.named("max-concurrent-clones-per-node")
+            .description("Full clones running at once against one node; further Creates wait for a slot.")
+            .defaultValue("2")
+            .flag("--max-concurrent-clones-per-node")
+            .build();
+    static final BackendOption MEMORY_OVERCOMMIT = BackendOption.named("memory-overcommit")
+            .description("VM memory a node may hold, as a ratio of its memory.")
+            .defaultValue("1.0")
+            .flag("--memory-overcommit")
+            .build();
+    static final BackendOption VMID_RANGE = BackendOption.named("vmid-range")
+            .description("FROM-TO: VMIDs for clones, lowest free first; default: the cluster's next free id.")
+            .flag("--vmid-range")
+            .build();
+    static final BackendOption CLONE_STORAGE = BackendOption.named("clone-storage")
+            .description("Target storage of full clones; default: the template's.")
+            .flag("--clone-storage")
+            .build();
+    static final BackendOption AGENT_TIMEOUT = BackendOption.named("agent-timeout")
+            .description("How long a started VM's guest agent may take to answer.")
+            .defaultValue("4m")
+            .flag("--agent-timeout")
+            .build();
+
+    static final List<BackendOption> ALL = List.of(API_URL, TOKEN_ID, TOKEN_SECRET, TOKEN_FILE, CA_FILE,
+            TLS_FINGERPRINT, POOL, BOOTSTRAP_PATH, BOOTSTRAP_EXEC, MAX_CLONES_PER_NODE, MEMORY_OVERCOMMIT,
+            VMID_RANGE, CLONE_STORAGE, AGENT_TIMEOUT);
+
+    private ProxmoxOptions() {}
+}

@@ -1,0 +1,84 @@
+package dev.bigfleet.proxmox.engine;
+
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seed and reconcile maintenance: adding machines the engine does not know, refreshing substrate
+ * facts, and failing a stable machine whose VM the substrate lost. Each is a change in the machine's
+ * sequence like any mutation, so it never races a transition.
+ */
+final class InventoryMaintenance {
+    private static final Logger log = LoggerFactory.getLogger(InventoryMaintenance.class);
+
+    private final MachineTable table;
+
+    InventoryMaintenance(MachineTable table) {
+        this.table = table;
+    }
+
+    /** Adds machines the engine does not know yet (seeding, reconcile); known ids are skipped. */
+    int addMachines(Collection<Machine> toAdd) throws StoreFailure {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (Machine m : toAdd) {
+            if (table.entry(m.id()) != null) {
+                continue;
+            }
+            MachineEntry entry = new MachineEntry(m);
+            if (table.add(entry)) {
+                // queued together so a large seed is group-committed, not one fsync per machine
+                writes.add(entry.changes.then(() -> table.commit(entry, m, List.of())));
+            }
+        }
+        MachineTable.awaitAll(writes);
+        return writes.size();
+    }
+
+    /**
+     * Replaces substrate facts (price, resources, allocatable, labels) of a known machine, bumping the
+     * revision only when something really changed.
+     */
+    boolean refreshFacts(String id, UnaryOperator<Machine> refresh) throws StoreFailure {
+        MachineEntry entry = table.entry(id);
+        if (entry == null) {
+            return false;
+        }
+        return MachineTable.await(entry.changes.then(() -> {
+            Machine current = entry.snapshot();
+            Machine next = refresh.apply(current);
+            if (next.equals(current) || !table.isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return table.commit(entry, next, List.of()).thenApply(done -> true);
+        }));
+    }
+
+    /**
+     * Fails a stable machine the substrate lost, unless it changed since {@code seen} was read.
+     *
+     * @return whether it was failed
+     */
+    boolean failIfUnchanged(Machine seen, String error) throws StoreFailure {
+        MachineEntry entry = table.entry(seen.id());
+        if (entry == null) {
+            return false;
+        }
+        return MachineTable.await(entry.changes.then(() -> {
+            Machine current = entry.snapshot();
+            if (!current.equals(seen) || !table.isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            log.warn("machine {} failed: {}", current.id(), error);
+            return table.commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(),
+                            List.of())
+                    .thenApply(done -> true);
+        }));
+    }
+}

@@ -1,0 +1,117 @@
+package dev.bigfleet.proxmox.engine;
+
+import dev.bigfleet.proxmox.api.HostRef;
+import dev.bigfleet.proxmox.api.InstanceType;
+import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.Offering;
+import dev.bigfleet.proxmox.api.Offerings;
+import dev.bigfleet.proxmox.api.PriceList;
+import dev.bigfleet.proxmox.api.SlotId;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns offerings plus the VMs the backend reports into machines: slots that own a VM are Idle
+ * with its host, and VMs whose machine id matches no slot (an offering shrank) keep their id.
+ */
+@Singleton
+public final class InventorySeeder {
+    private final String providerLabel;
+    private final List<Offering> offerings;
+    private final InstanceTypeCatalog catalog;
+    private final PriceList prices;
+    private volatile List<Machine> slots;
+    private volatile Map<String, Machine> slotsById;
+
+    @Inject
+    public InventorySeeder(InventoryPlan plan) {
+        this.providerLabel = plan.providerLabel();
+        this.offerings = plan.offerings();
+        this.catalog = plan.catalog();
+        this.prices = plan.prices();
+    }
+
+    /** Every configured slot, Speculative, in offering order. */
+    public List<Machine> slots() {
+        // offerings do not change while the process runs: render once, not on every reconcile pass
+        List<Machine> rendered = slots;
+        if (rendered == null) {
+            rendered = List.copyOf(Offerings.renderSlots(providerLabel, offerings, catalog, prices));
+            slots = rendered;
+        }
+        return rendered;
+    }
+
+    /** The configured slots by id. */
+    public Map<String, Machine> slotsById() {
+        Map<String, Machine> byId = slotsById;
+        if (byId == null) {
+            Map<String, Machine> built = new LinkedHashMap<>();
+            slots().forEach(slot -> built.put(slot.id(), slot));
+            byId = java.util.Collections.unmodifiableMap(built);
+            slotsById = byId;
+        }
+        return byId;
+    }
+
+    /** The inventory implied by the slots and the managed VMs found on the substrate. */
+    public List<Machine> inventory(List<ManagedVm> vms) {
+        Map<String, Machine> byId = slotsById();
+        List<Machine> out = new ArrayList<>();
+        Map<String, ManagedVm> vmByMachine = new LinkedHashMap<>();
+        for (ManagedVm vm : vms) {
+            vm.machineId().ifPresent(id -> vmByMachine.putIfAbsent(id, vm));
+        }
+        for (Machine slot : byId.values()) {
+            ManagedVm vm = vmByMachine.get(slot.id());
+            out.add(vm == null ? slot : slot.toBuilder()
+                    .state(MachineState.IDLE)
+                    .host(HostRef.of(providerLabel, vm.node(), vm.vmid()))
+                    .build());
+        }
+        for (Map.Entry<String, ManagedVm> e : vmByMachine.entrySet()) {
+            if (!byId.containsKey(e.getKey())) {
+                out.add(unslotted(e.getKey(), e.getValue()));
+            }
+        }
+        return out;
+    }
+
+    /** A VM that carries a machine id no offering renders: kept as Idle under that id. */
+    private Machine unslotted(String id, ManagedVm vm) {
+        Optional<SlotId.Parts> parts = SlotId.parse(id)
+                .filter(p -> p.provider().equals(providerLabel) && catalog.contains(p.instanceType()));
+        String type = parts.map(SlotId.Parts::instanceType).orElseGet(() -> typeOnNode(vm.node()));
+        Map<String, String> resources = offerings.stream()
+                .filter(o -> o.instanceType().equals(type) && o.zone().equals(vm.node()))
+                .findFirst()
+                .map(Offering::resources)
+                .orElse(Map.of());
+        return Machine.builder(id)
+                .state(MachineState.IDLE)
+                .host(HostRef.of(providerLabel, vm.node(), vm.vmid()))
+                .instanceType(type)
+                .zone(vm.node())
+                .pricePerHour(prices.priceOf(type, catalog))
+                .resources(resources)
+                .allocatable(catalog.find(type).map(InstanceType::allocatable).orElse(Map.of()))
+                .build();
+    }
+
+    private String typeOnNode(String node) {
+        return offerings.stream()
+                .filter(o -> o.zone().equals(node))
+                .findFirst()
+                .or(() -> offerings.stream().findFirst())
+                .map(Offering::instanceType)
+                .orElse(catalog.names().get(0));
+    }
+}

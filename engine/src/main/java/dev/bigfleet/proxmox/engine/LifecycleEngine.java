@@ -1,0 +1,133 @@
+package dev.bigfleet.proxmox.engine;
+
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoredCounters;
+import dev.bigfleet.proxmox.engine.store.StoredMachine;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.function.UnaryOperator;
+
+/**
+ * The authoritative inventory and the rules of the wire contract, as one entry point over its parts:
+ * {@link Admission} (the rule order and fencing), {@link TransitionRunner} (the backend work of an
+ * accepted transition), {@link RestartRecovery}, {@link InventoryMaintenance} (seed and reconcile)
+ * and {@link InventoryReads}. They share one {@link MachineTable}; each machine's changes run one at
+ * a time in its {@link ChangeSequence}, and nothing is acknowledged or shown before it is durable.
+ */
+@Singleton
+public final class LifecycleEngine {
+    /** Names the executor that runs transitions' backend work. */
+    public static final String TRANSITION_WORKERS = "transition-workers";
+
+    private final Admission admission;
+    private final RestartRecovery recovery;
+    private final InventoryMaintenance maintenance;
+    private final InventoryReads reads;
+    private final MachineTable table;
+
+    @Inject
+    public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts,
+            @Named(TRANSITION_WORKERS) ExecutorService workers, StateStore store, EngineObserver observer) {
+        this.table = new MachineTable(store, observer);
+        this.admission = new Admission(table, new TransitionRunner(table, work, timeouts, workers));
+        this.recovery = new RestartRecovery(table);
+        this.maintenance = new InventoryMaintenance(table);
+        this.reads = new InventoryReads(table);
+    }
+
+    // ---- mutations
+
+    /**
+     * Runs a lifecycle call. The result completes, usually on another thread, once the answer is
+     * known and anything it changed is durable; it fails with a {@link CompletionException} around a
+     * {@link RejectedException} when the call is refused.
+     */
+    public CompletableFuture<Accepted> mutateAsync(MutationRequest request) {
+        return admission.mutateAsync(request);
+    }
+
+    /** {@link #mutateAsync}, waiting for the answer. */
+    public Accepted mutate(MutationRequest request) throws RejectedException {
+        try {
+            return mutateAsync(request).join();
+        } catch (CompletionException e) {
+            throw Failures.rejection(e).orElseThrow(() -> e);
+        }
+    }
+
+    // ---- restart
+
+    /** Puts back one machine a durable store held, with its revision, marks and last operation. */
+    public void restore(StoredMachine stored) {
+        recovery.restore(stored);
+    }
+
+    /** After every machine is back: numbering continues after the stored counters. */
+    public void restored(StoredCounters counters) {
+        recovery.restored(counters);
+    }
+
+    /** Fails every machine a restart left in a transitional state; returns how many. */
+    public int failInterruptedTransitions() throws StoreFailure {
+        return recovery.failInterruptedTransitions();
+    }
+
+    /** Removes Speculative machines whose id is not in {@code backed}; returns how many. */
+    public int retireUnbacked(Set<String> backed) throws StoreFailure {
+        return recovery.retireUnbacked(backed);
+    }
+
+    // ---- seed and reconcile
+
+    /** Adds machines the engine does not know yet; known ids are skipped. Returns how many were added. */
+    public int addMachines(Collection<Machine> toAdd) throws StoreFailure {
+        return maintenance.addMachines(toAdd);
+    }
+
+    /** Replaces substrate facts of a known machine; returns whether anything changed. */
+    public boolean refreshFacts(String id, UnaryOperator<Machine> refresh) throws StoreFailure {
+        return maintenance.refreshFacts(id, refresh);
+    }
+
+    /** Fails a stable machine the substrate lost, unless it changed since {@code seen}; returns whether. */
+    public boolean failIfUnchanged(Machine seen, String error) throws StoreFailure {
+        return maintenance.failIfUnchanged(seen, error);
+    }
+
+    // ---- reads
+
+    public Optional<Machine> get(String id) {
+        return reads.get(id);
+    }
+
+    /** Every machine, for reconciling offerings and the substrate. */
+    public List<Machine> snapshot() {
+        return reads.snapshot();
+    }
+
+    public ListResult list(ListQuery query) {
+        return reads.list(query);
+    }
+
+    public int size() {
+        return table.size();
+    }
+
+    public long revision() {
+        return reads.revision();
+    }
+
+    /** A cursor for "now": a delta from it holds only what changes afterwards. */
+    public byte[] currentCursor() {
+        return reads.currentCursor();
+    }
+}

@@ -1,0 +1,7 @@
+package dev.bigfleet.proxmox.engine;
+
+import dev.bigfleet.proxmox.api.Machine;
+import java.util.List;
+
+/** A page of machines and the cursor that continues after it. */
+public record ListResult(List<Machine> machines, byte[] revision) {}

@@ -1,0 +1,157 @@
+package dev.bigfleet.proxmox.engine;
+
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings the inventory in line with the substrate: adds machines for managed VMs the engine does
+ * not know, refreshes facts that come from configuration, fails Idle or Configured machines whose
+ * VM has vanished (on two consecutive passes, so one odd listing is not enough), and destroys VMs
+ * that no live machine owns once they have been orphans for the grace period. A pass that changes
+ * nothing bumps no revision.
+ */
+@Singleton
+public final class Reconciler {
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+
+    private final LifecycleEngine engine;
+    private final ProxmoxBackend backend;
+    private final InventorySeeder seeder;
+    private final OrphanPolicy orphans;
+    private final EngineObserver observer;
+    /** Machine id → consecutive passes its VM was missing. Only the reconcile thread touches these. */
+    private final Map<String, Integer> missingPasses = new HashMap<>();
+    /** VMID → when it was first seen without a live owner. */
+    private final Map<Long, Instant> orphanSince = new HashMap<>();
+
+    @Inject
+    public Reconciler(LifecycleEngine engine, ProxmoxBackend backend, InventorySeeder seeder, OrphanPolicy orphans,
+            EngineObserver observer) {
+        this.engine = engine;
+        this.backend = backend;
+        this.seeder = seeder;
+        this.orphans = orphans;
+        this.observer = observer;
+    }
+
+    /** Outcome of one pass. */
+    public record Pass(int added, int refreshed, int failedMissing, int reaped) {}
+
+    public Pass runOnce() throws BackendException, StoreFailure {
+        List<ManagedVm> vms = backend.describeManaged();
+        List<Machine> wanted = seeder.inventory(vms);
+        Map<String, Machine> slotsById = seeder.slotsById();
+        List<Machine> unknown = new ArrayList<>();
+        int refreshed = 0;
+        for (Machine m : wanted) {
+            Optional<Machine> known = engine.get(m.id());
+            if (known.isEmpty()) {
+                unknown.add(m);
+                continue;
+            }
+            Machine slot = slotsById.get(m.id());
+            if (slot != null && !hasFactsOf(known.get(), slot) && engine.refreshFacts(m.id(), current -> current.toBuilder()
+                    .pricePerHour(slot.pricePerHour())
+                    .resources(slot.resources())
+                    .allocatable(current.allocatable().isEmpty() ? slot.allocatable() : current.allocatable())
+                    .labels(slot.labels())
+                    .build())) {
+                refreshed++;
+            }
+        }
+        int added = engine.addMachines(unknown);
+        int failedMissing = failMachinesWhoseVmIsGone(vms);
+        int reaped = reapOrphans(vms);
+        if (added > 0 || refreshed > 0 || failedMissing > 0 || reaped > 0) {
+            log.info("reconcile: added={} refreshed={} failed_missing_vm={} orphans_reaped={}",
+                    added, refreshed, failedMissing, reaped);
+        }
+        return new Pass(added, refreshed, failedMissing, reaped);
+    }
+
+    /** The common case, checked without taking the machine's lock: nothing to refresh. */
+    private static boolean hasFactsOf(Machine current, Machine slot) {
+        return current.pricePerHour() == slot.pricePerHour()
+                && current.resources().equals(slot.resources())
+                && current.labels().equals(slot.labels())
+                && !current.allocatable().isEmpty();
+    }
+
+    private int failMachinesWhoseVmIsGone(List<ManagedVm> vms) throws StoreFailure {
+        Set<String> withVm = new HashSet<>();
+        vms.forEach(vm -> vm.machineId().ifPresent(withVm::add));
+        int failed = 0;
+        for (Machine m : engine.snapshot()) {
+            boolean holdsVm = (m.state() == MachineState.IDLE || m.state() == MachineState.CONFIGURED)
+                    && !m.host().isEmpty();
+            if (!holdsVm || withVm.contains(m.id())) {
+                missingPasses.remove(m.id());
+                continue;
+            }
+            int passes = missingPasses.merge(m.id(), 1, Integer::sum);
+            if (passes >= 2 && engine.failIfUnchanged(m, "VM " + m.host().ref()
+                    + " is gone: it was missing on two consecutive reconcile passes")) {
+                missingPasses.remove(m.id());
+                failed++;
+            }
+        }
+        return failed;
+    }
+
+    private int reapOrphans(List<ManagedVm> vms) {
+        Instant now = Instant.now();
+        Set<Long> seen = new HashSet<>();
+        int reaped = 0;
+        for (ManagedVm vm : vms) {
+            seen.add(vm.vmid());
+            Optional<Machine> owner = vm.machineId().flatMap(engine::get);
+            boolean orphan = owner.isEmpty() || owner.get().state() == MachineState.SPECULATIVE
+                    || owner.get().state() == MachineState.FAILED;
+            if (!orphan) {
+                orphanSince.remove(vm.vmid());
+                continue;
+            }
+            Instant since = orphanSince.computeIfAbsent(vm.vmid(), k -> now);
+            if (Duration.between(since, now).compareTo(orphans.grace()) < 0) {
+                continue;
+            }
+            String why = owner.map(o -> "its machine " + o.id() + " is " + o.state()).orElse("it carries no machine id");
+            if (!orphans.reap()) {
+                log.warn("orphan VM {} ({}) would be destroyed; --reap-orphans=false", vm.hostRef(), why);
+                continue;
+            }
+            try {
+                backend.destroy(new VmTarget(vm.machineId().orElse(""), vm.node(), vm.vmid()),
+                        new TransitionContext(vm.machineId().orElse(""), "reap-" + vm.vmid(),
+                                now.plus(orphans.destroyTimeout())));
+                log.warn("destroyed orphan VM {} ({})", vm.hostRef(), why);
+                orphanSince.remove(vm.vmid());
+                reaped++;
+            } catch (BackendException e) {
+                log.warn("destroying orphan VM {} failed: {}", vm.hostRef(), e.getMessage());
+            }
+        }
+        orphanSince.keySet().retainAll(seen);
+        if (reaped > 0) {
+            observer.orphansReaped(reaped);
+        }
+        return reaped;
+    }
+}

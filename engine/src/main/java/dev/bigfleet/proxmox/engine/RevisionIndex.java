@@ -1,0 +1,91 @@
+package dev.bigfleet.proxmox.engine;
+
+import dev.bigfleet.proxmox.engine.store.StoreWrite;
+import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.api.Machine;
+import java.util.NavigableMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongFunction;
+
+/**
+ * Orders machines by the revision of their last change, so a delta since a cursor costs time in
+ * proportion to the delta. A change gets the next revision and is queued to the store in the same
+ * critical section, so writes reach the store in revision order; it becomes visible to readers
+ * only once durable, so no reader ever holds a cursor past what a restart would bring back.
+ */
+final class RevisionIndex {
+    private final ConcurrentSkipListMap<Long, MachineEntry> byRevision = new ConcurrentSkipListMap<>();
+    private final StateStore store;
+    private final Object stampLock = new Object();
+    private long next;
+    /** Every revision up to this one is durable and in the index; readers never look beyond it. */
+    private volatile long published;
+
+    RevisionIndex(StateStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Gives {@code next} a fresh revision and queues its write; the snapshot is published to
+     * readers when the write is durable.
+     */
+    CompletableFuture<Void> stamp(MachineEntry entry, Machine next, LongFunction<StoreWrite> writeFor) {
+        synchronized (stampLock) {
+            long revision = ++this.next;
+            StoreWrite write = writeFor.apply(revision);
+            return store.write(new StoreWrite(write.machine(), write.lastOperation(), write.marks(),
+                    write.deletedMachineId(), revision, write.lastOperationNumber(),
+                    () -> publish(entry, next, revision)));
+        }
+    }
+
+    /** Runs on the store's writer (or inline for a memory store), in revision order. */
+    private void publish(MachineEntry entry, Machine next, long revision) {
+        long previous = entry.revision();
+        if (previous != 0) {
+            byRevision.remove(previous, entry);
+        }
+        entry.publish(next, revision);
+        byRevision.put(revision, entry);
+        published = revision;
+    }
+
+    /** Puts a machine loaded from the store back at its stored revision. */
+    void restore(MachineEntry entry, Machine machine, long revision) {
+        synchronized (stampLock) {
+            entry.publish(machine, revision);
+            byRevision.put(revision, entry);
+            if (revision > next) {
+                next = revision;
+                published = revision;
+            }
+        }
+    }
+
+    /** Continues numbering after {@code revision} (the stored counter may be ahead of every machine). */
+    void resumeAfter(long revision) {
+        synchronized (stampLock) {
+            if (revision > next) {
+                next = revision;
+                published = revision;
+            }
+        }
+    }
+
+    void remove(MachineEntry entry) {
+        byRevision.remove(entry.revision(), entry);
+    }
+
+    long current() {
+        return published;
+    }
+
+    /** Entries changed after {@code since} up to {@code upTo}, oldest change first. */
+    NavigableMap<Long, MachineEntry> changedBetween(long since, long upTo) {
+        if (since >= upTo) {
+            return new ConcurrentSkipListMap<>();
+        }
+        return byRevision.subMap(since, false, upTo, true);
+    }
+}

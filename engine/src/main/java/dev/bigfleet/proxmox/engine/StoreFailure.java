@@ -1,0 +1,8 @@
+package dev.bigfleet.proxmox.engine;
+
+/** A write the store could not make durable; the change it carried was not acknowledged. */
+public final class StoreFailure extends Exception {
+    public StoreFailure(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

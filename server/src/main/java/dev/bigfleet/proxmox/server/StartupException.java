@@ -1,8 +1,0 @@
-package dev.bigfleet.proxmox.server;
-
-/** Startup failed after configuration was valid (a port taken, the backend unreachable). */
-public final class StartupException extends Exception {
-    public StartupException(String message, Throwable cause) {
-        super(message, cause);
-    }
-}

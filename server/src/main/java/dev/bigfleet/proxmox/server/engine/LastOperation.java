@@ -1,6 +1,0 @@
-package dev.bigfleet.proxmox.server.engine;
-
-import dev.bigfleet.proxmox.api.TransitionKind;
-
-/** The most recent operation accepted on a machine: what an idempotent retry is matched against. */
-public record LastOperation(TransitionKind kind, String operationId, String clusterId) {}

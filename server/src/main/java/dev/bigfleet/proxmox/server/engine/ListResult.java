@@ -1,7 +1,0 @@
-package dev.bigfleet.proxmox.server.engine;
-
-import dev.bigfleet.proxmox.api.Machine;
-import java.util.List;
-
-/** A page of machines and the cursor that continues after it. */
-public record ListResult(List<Machine> machines, byte[] revision) {}

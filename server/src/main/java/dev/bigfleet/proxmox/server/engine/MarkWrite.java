@@ -1,6 +1,0 @@
-package dev.bigfleet.proxmox.server.engine;
-
-import dev.bigfleet.proxmox.api.FenceMark;
-
-/** A fence mark that advanced for a known machine. */
-public record MarkWrite(String machineId, String shardId, FenceMark mark) {}

@@ -1,8 +1,0 @@
-package dev.bigfleet.proxmox.server.engine;
-
-/** A write the store could not make durable; the change it carried was not acknowledged. */
-public final class StoreFailure extends Exception {
-    public StoreFailure(String message, Throwable cause) {
-        super(message, cause);
-    }
-}

@@ -1,4 +1,0 @@
-package dev.bigfleet.proxmox.server.engine;
-
-/** The counters a durable store returns at startup: the revision and the last operation number minted. */
-public record StoredCounters(long revision, long lastOperationNumber) {}

@@ -1,0 +1,95 @@
+package dev.bigfleet.proxmox.server.plugin;
+
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CloneSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.DrainSpec;
+import dev.bigfleet.proxmox.spi.ManagedVm;
+import dev.bigfleet.proxmox.spi.NodeStatus;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.List;
+import java.util.Optional;
+
+/** A backend whose every call, capabilities included, runs with its plugin's class loader as context. */
+final class ClassLoaderSafeBackend implements ProxmoxBackend {
+    private final ProxmoxBackend delegate;
+    private final ClassLoader loader;
+
+    ClassLoaderSafeBackend(ProxmoxBackend delegate, ClassLoader loader) {
+        this.delegate = delegate;
+        this.loader = loader;
+    }
+
+    @Override
+    public CreatedVm cloneAndStart(CloneSpec spec, OperationContext context) throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            return delegate.cloneAndStart(spec, context);
+        }
+    }
+
+    @Override
+    public void ensureRunning(VmTarget target, OperationContext context) throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            delegate.ensureRunning(target, context);
+        }
+    }
+
+    @Override
+    public void applyBootstrap(BootstrapSpec spec, OperationContext context) throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            delegate.applyBootstrap(spec, context);
+        }
+    }
+
+    @Override
+    public void drain(DrainSpec spec, OperationContext context) throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            delegate.drain(spec, context);
+        }
+    }
+
+    @Override
+    public void destroy(VmTarget target, OperationContext context) throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            delegate.destroy(target, context);
+        }
+    }
+
+    @Override
+    public List<ManagedVm> describeManaged() throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            return delegate.describeManaged();
+        }
+    }
+
+    @Override
+    public List<NodeStatus> nodes() throws BackendException {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            return delegate.nodes();
+        }
+    }
+
+    @Override
+    public Optional<ReadinessGate> readiness() {
+        Optional<ReadinessGate> gate;
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            gate = delegate.readiness();
+        }
+        return gate.map(g -> (target, clusterId, context) -> {
+            try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+                g.awaitNodeReady(target, clusterId, context);
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+            delegate.close();
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package dev.bigfleet.proxmox.server.startup;
+
+/** Startup failed after configuration was valid (a port taken, the backend unreachable). */
+public final class StartupException extends Exception {
+    public StartupException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
