@@ -161,7 +161,7 @@ class SqliteStateStoreTest {
         SqliteStateStore.open(file).close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode=DELETE");
-            st.execute("PRAGMA user_version=" + (SqliteStateStore.SCHEMA_VERSION + 1));
+            st.execute("PRAGMA user_version=" + (StateSchema.VERSION + 1));
         }
         assertRefusedAndUntouched(file, "newer than this provider supports");
     }
@@ -198,7 +198,7 @@ class SqliteStateStoreTest {
     @Test
     void theJournalIsFoldedIntoTheTablesAndNothingIsLost() throws Exception {
         Path state = dir.resolve("s.db");
-        int machines = (int) SqliteStateStore.FOLD_WHEN_IDLE_AT + 500;
+        int machines = (int) GroupCommitWriter.FOLD_WHEN_IDLE_AT + 500;
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             List<CompletableFuture<Void>> writes = new ArrayList<>();
             for (int i = 1; i <= machines; i++) {
@@ -211,7 +211,7 @@ class SqliteStateStoreTest {
             writes.add(store.write(new StoreWrite(null, null, List.of(), "m2", 0, 0, null)));
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
             // the writer folds once it has been idle for a while; a write after that proves the fold is done
-            Thread.sleep(SqliteStateStore.IDLE_BEFORE_FOLD.toMillis() + 1_000);
+            Thread.sleep(GroupCommitWriter.IDLE_BEFORE_FOLD.toMillis() + 1_000);
             store.write(StoreWrite.marksOnlyNone()).join();
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state); Statement st = c.createStatement();
                     var rs = st.executeQuery("SELECT (SELECT count(*) FROM journal), (SELECT count(*) FROM machines)")) {
