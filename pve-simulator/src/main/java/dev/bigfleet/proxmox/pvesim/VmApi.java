@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** Per-VM calls: clone, config, power, status, destroy. */
+/** Per-VM calls: clone and config; status, power and destroy are in {@link VmPowerApi}. */
 final class VmApi {
     private static final String VM = "/nodes/{node}/qemu/{vmid}";
     private static final Set<String> HOTPLUG_PENDING = Set.of("cores", "sockets", "memory", "agent", "balloon");
@@ -49,16 +49,7 @@ final class VmApi {
         r.add("GET", VM + "/config", vmSchema().bool("current").string("snapshot", false), this::getConfig);
         r.add("PUT", VM + "/config", configSchema(), c -> setConfig(c, false));
         r.add("POST", VM + "/config", configSchema().integer("background_delay", false, 1, 30), c -> setConfig(c, true));
-        r.add("GET", VM + "/status/current", vmSchema(), this::current);
-        r.add("POST", VM + "/status/start", vmSchema().integer("timeout", false, 0, 86400)
-                .rootOnly("skiplock", "migratedfrom", "stateuri", "machine", "targetstorage", "force-cpu",
-                        "migration_network", "migration_type", "nets-host-mtu"), this::start);
-        r.add("POST", VM + "/status/stop", vmSchema().integer("timeout", false, 0, Long.MAX_VALUE)
-                .bool("overrule-shutdown").bool("keepActive").rootOnly("skiplock", "migratedfrom"), this::stop);
-        r.add("POST", VM + "/status/shutdown", vmSchema().integer("timeout", false, 0, Long.MAX_VALUE)
-                .bool("forceStop").bool("keepActive").rootOnly("skiplock"), this::shutdown);
-        r.add("DELETE", VM, vmSchema().bool("purge").bool("destroy-unreferenced-disks").rootOnly("skiplock"),
-                this::destroy);
+        new VmPowerApi(cluster).register(r, VM);
     }
 
     static ParamSchema vmSchema() {
@@ -297,137 +288,5 @@ final class VmApi {
             default:
                 return value;
         }
-    }
-
-    private Object current(Call c) {
-        cluster.acl.requireVm(c.vmid(), "VM.Audit");
-        Vm vm = cluster.vmOn(c.node(), c.vmid());
-        long now = Cluster.now();
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("vmid", vm.vmid);
-        s.put("status", vm.running ? "running" : "stopped");
-        s.put("qmpstatus", vm.running ? "running" : "stopped");
-        s.put("name", vm.name() == null ? "VM " + vm.vmid : vm.name());
-        if (vm.running) {
-            s.put("pid", 260_000 + vm.vmid % 10_000);
-            s.put("running-machine", "pc-i440fx-9.2+pve1");
-            s.put("running-qemu", "9.2.0");
-        }
-        s.put("uptime", vm.running ? Math.max(1, (now - vm.startedAtNanos) / 1_000_000_000L) : 0);
-        s.put("cpus", vm.vcpus());
-        s.put("cpu", vm.running ? 0.031 : 0);
-        s.put("maxmem", (long) vm.memoryMib() << 20);
-        s.put("mem", vm.running ? ((long) vm.memoryMib() << 20) / 5 : 0);
-        s.put("maxdisk", Resources.DISK_BYTES);
-        s.put("disk", 0);
-        s.put("netin", vm.running ? 4100 : 0);
-        s.put("netout", vm.running ? 980 : 0);
-        s.put("diskread", vm.running ? 1048576 : 0);
-        s.put("diskwrite", 0);
-        if (vm.agentEnabled()) {
-            s.put("agent", 1);
-        }
-        s.put("ha", Map.of("managed", 0));
-        if (vm.config.get("tags") != null) {
-            s.put("tags", vm.config.get("tags"));
-        }
-        if (vm.lock() != null) {
-            s.put("lock", vm.lock());
-        }
-        if (vm.template()) {
-            s.put("template", 1);
-        }
-        return s;
-    }
-
-    /** Power calls never fail synchronously on a missing or busy VM: their task does. */
-    private String powerPrecheck(String node, int vmid) {
-        cluster.acl.requireVm(vmid, "VM.PowerMgmt");
-        Vm vm = cluster.vms.get(vmid);
-        if (vm == null || !vm.node.equals(node)) {
-            return Errors.configMissing(node, vmid);
-        }
-        return vm.lock() != null ? Errors.locked(vm.lock()) : null;
-    }
-
-    private Object start(Call c) {
-        String node = c.node();
-        int vmid = c.vmid();
-        String id = Integer.toString(vmid);
-        String problem = powerPrecheck(node, vmid);
-        Vm vm = cluster.vms.get(vmid);
-        if (problem == null && vm.template()) {
-            problem = "you can't start a vm if it's a template";
-        }
-        if (problem == null && vm.running) {
-            problem = "VM " + vmid + " already running";
-        }
-        if (problem != null) {
-            return cluster.failedTask(TaskKind.START, node, id, problem).upid.toString();
-        }
-        return cluster.startTask(TaskKind.START, node, id, () -> {
-            if (cluster.vms.get(vmid) != vm || !vm.node.equals(node)) {
-                return Errors.configMissing(node, vmid);
-            }
-            if (vm.running) {
-                return "VM " + vmid + " already running";
-            }
-            VmLifecycle.powerOn(cluster, vm);
-            return null;
-        }).upid.toString();
-    }
-
-    private Object stop(Call c) {
-        return powerDown(c, TaskKind.STOP);
-    }
-
-    private Object shutdown(Call c) {
-        return powerDown(c, TaskKind.SHUTDOWN);
-    }
-
-    private Object powerDown(Call c, TaskKind kind) {
-        String node = c.node();
-        int vmid = c.vmid();
-        String id = Integer.toString(vmid);
-        String problem = powerPrecheck(node, vmid);
-        if (problem != null) {
-            return cluster.failedTask(kind, node, id, problem).upid.toString();
-        }
-        Vm vm = cluster.vms.get(vmid);
-        return cluster.startTask(kind, node, id, () -> {
-            if (cluster.vms.get(vmid) == vm && vm.running) {
-                vm.powerOff();
-            }
-            return null;
-        }).upid.toString();
-    }
-
-    private Object destroy(Call c) {
-        String node = c.node();
-        int vmid = c.vmid();
-        cluster.acl.requireVm(vmid, "VM.Allocate");
-        Vm vm = cluster.vmOn(node, vmid);
-        if (vm.running) {
-            throw Errors.handler("VM " + vmid + " is running - destroy failed");
-        }
-        if (Integer.valueOf(1).equals(vm.config.get("protection"))) {
-            throw Errors.handler("can't remove VM " + vmid + " - protection mode enabled");
-        }
-        String id = Integer.toString(vmid);
-        if (vm.lock() != null) {
-            return cluster.failedTask(TaskKind.DESTROY, node, id, Errors.locked(vm.lock())).upid.toString();
-        }
-        boolean purge = c.params().bool("purge", false);
-        return cluster.startTask(TaskKind.DESTROY, node, id, () -> {
-            if (!cluster.vms.remove(vmid, vm)) {
-                return Errors.configMissing(node, vmid);
-            }
-            if (purge) {
-                for (Pool pool : cluster.pools.values()) {
-                    pool.members.remove(vmid);
-                }
-            }
-            return null;
-        }).upid.toString();
     }
 }

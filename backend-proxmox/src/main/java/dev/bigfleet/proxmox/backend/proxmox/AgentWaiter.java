@@ -6,6 +6,7 @@ import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Waits until a VM's guest agent answers a ping. Everything that can clear on its own ("agent is
@@ -13,6 +14,8 @@ import java.time.Instant;
  * means "not yet"; a config without the agent, a vanished VM or a refused token end the wait.
  */
 final class AgentWaiter {
+    private static final Polling POLLING = new Polling(Duration.ofMillis(250), Duration.ofSeconds(2));
+
     private final PveClient api;
     private final Duration timeout;
 
@@ -23,23 +26,23 @@ final class AgentWaiter {
 
     void await(String node, long vmid, OperationContext context) throws BackendException {
         Instant start = Instant.now();
-        Pacer pacer = new Pacer(Duration.ofMillis(250), Duration.ofSeconds(2), start.plus(timeout), context);
-        String last = "no answer yet";
-        while (true) {
+        String[] last = {"no answer yet"};
+        Optional<Boolean> answered = POLLING.until(start.plus(timeout), context, () -> {
             try {
                 api.agentPing(node, vmid);
-                return;
+                return Optional.of(true);
             } catch (PveApiException e) {
                 if (fatal(e)) {
                     throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": " + e.getMessage(), e);
                 }
-                last = e.getMessage();
+                last[0] = e.getMessage();
+                return Optional.empty();
             }
-            if (!pacer.pause()) {
-                throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": no answer after "
-                        + Duration.between(start, Instant.now()).toSeconds() + "s (--agent-timeout " + timeout.toSeconds()
-                        + "s; last: " + last + ")");
-            }
+        });
+        if (answered.isEmpty()) {
+            throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": no answer after "
+                    + Duration.between(start, Instant.now()).toSeconds() + "s (--agent-timeout " + timeout.toSeconds()
+                    + "s; last: " + last[0] + ")");
         }
     }
 

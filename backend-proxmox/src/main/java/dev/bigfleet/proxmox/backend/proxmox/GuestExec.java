@@ -8,12 +8,15 @@ import dev.bigfleet.proxmox.spi.OperationContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs a program in the guest through the agent and waits for it, polling the exit status soon
  * and then with growing pauses (not every 100 ms for minutes), within a limit and the deadline.
  */
 final class GuestExec {
+    private static final Polling POLLING = new Polling(Duration.ofMillis(100), Duration.ofSeconds(2));
+
     private final PveClient api;
 
     GuestExec(PveClient api) {
@@ -34,32 +37,28 @@ final class GuestExec {
             throw new BackendException(what + ": agent exec: " + e.getMessage(), e);
         }
         long start = System.nanoTime();
-        Pacer pacer = new Pacer(Duration.ofMillis(100), Duration.ofSeconds(2), Instant.now().plus(limit), context);
-        boolean answerLost = false;
-        while (true) {
-            if (!pacer.pause()) {
-                throw new BackendException(what + ": still running after " + Duration.ofNanos(System.nanoTime() - start)
-                        .toSeconds() + "s (limit " + limit.toSeconds() + "s or the transition deadline)");
-            }
+        boolean[] answerLost = {false};
+        Optional<ExecStatus> exited = POLLING.until(Instant.now().plus(limit), context, () -> {
             ExecStatus status;
             try {
                 status = api.agentExecStatus(node, vmid, pid);
             } catch (PveApiException e) {
-                if (e.outcomeUnknown() && !answerLost) {
+                if (e.outcomeUnknown() && !answerLost[0]) {
                     // the agent may have reported the exit in the answer we lost; ask once more
-                    answerLost = true;
-                    continue;
+                    answerLost[0] = true;
+                    return Optional.empty();
                 }
-                if (answerLost && e.mentions("invalid parameter")) {
+                if (answerLost[0] && e.mentions("invalid parameter")) {
                     throw new BackendException(what + ": the exit status was lost (the answer carrying it did not"
                             + " arrive and the guest agent has forgotten pid " + pid + ")", e);
                 }
                 throw new BackendException(what + ": agent exec-status: " + e.getMessage(), e);
             }
-            if (status.exited()) {
-                return status;
-            }
-        }
+            return status.exited() ? Optional.of(status) : Optional.empty();
+        });
+        return exited.orElseThrow(() -> new BackendException(what + ": still running after "
+                + Duration.ofNanos(System.nanoTime() - start).toSeconds() + "s (limit " + limit.toSeconds()
+                + "s or the transition deadline)"));
     }
 
     /** {@code exited with code 1: <stderr tail>} or {@code killed by signal 9}. */

@@ -8,12 +8,15 @@ import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Waits for a Proxmox task (clone, start, stop, destroy) on the node that runs it, polling soon
  * and then less often, within the transition's deadline.
  */
 final class TaskWaiter {
+    private static final Polling POLLING = new Polling(Duration.ofMillis(200), Duration.ofSeconds(2));
+
     private final PveClient api;
 
     TaskWaiter(PveClient api) {
@@ -25,20 +28,15 @@ final class TaskWaiter {
      * @throws BackendException when polling fails, the deadline passes or the transition is cancelled
      */
     TaskStatus await(Upid upid, String what, OperationContext context) throws BackendException {
-        Pacer pacer = new Pacer(Duration.ofMillis(200), Duration.ofSeconds(2), Instant.MAX, context);
-        while (true) {
+        return POLLING.until(Instant.MAX, context, () -> {
             TaskStatus status;
             try {
                 status = api.taskStatus(upid);
             } catch (PveApiException e) {
                 throw new BackendException(what + ": task status: " + e.getMessage(), e);
             }
-            if (!status.running()) {
-                return status;
-            }
-            if (!pacer.pause()) {
-                throw new BackendException(what + ": task " + upid.type() + " still running at the transition deadline");
-            }
-        }
+            return status.running() ? Optional.empty() : Optional.of(status);
+        }).orElseThrow(() -> new BackendException(what + ": task " + upid.type()
+                + " still running at the transition deadline"));
     }
 }

@@ -33,6 +33,7 @@ final class VmCreator {
     static final int MAX_VMID_ATTEMPTS = 5;
     /** How long a clone whose answer was lost may take to show up before another VMID is tried. */
     static final Duration ABSENT_GRACE = Duration.ofSeconds(5);
+    private static final Polling UNLOCK_POLLING = new Polling(Duration.ofMillis(250), Duration.ofSeconds(2));
     private static final Logger log = LoggerFactory.getLogger(VmCreator.class);
 
     private final PveClient api;
@@ -172,32 +173,29 @@ final class VmCreator {
     /** Waits while the VM is locked by its clone; empty if it vanishes or is someone else's. */
     private Optional<Located> awaitUnlocked(long vmid, String machineId, OperationContext context)
             throws BackendException {
-        Pacer pacer = new Pacer(Duration.ofMillis(250), Duration.ofSeconds(2), Instant.MAX, context);
-        Instant absentSince = null;
-        while (true) {
+        Instant[] absentSince = {null};
+        // the probe answers Optional.of(the outcome): present = found and unlocked, empty = gone or not ours
+        Optional<Optional<Located>> outcome = UNLOCK_POLLING.until(Instant.MAX, context, () -> {
             Optional<Located> now = locate(vmid);
             if (now.isEmpty()) {
-                absentSince = absentSince == null ? Instant.now() : absentSince;
-                if (Duration.between(absentSince, Instant.now()).compareTo(ABSENT_GRACE) >= 0) {
-                    return Optional.empty();
-                }
-            } else {
-                absentSince = null;
-                VmConfig c = now.get().config();
-                Optional<VmDescription> d = VmDescription.parse(c.description());
-                boolean cloning = c.lock().filter("clone"::equals).isPresent();
-                if (d.isPresent() && !d.get().belongsTo(markers.providerLabel(), machineId)) {
-                    return Optional.empty();
-                }
-                if (!cloning) {
-                    return d.isPresent() ? now : Optional.empty();
-                }
+                absentSince[0] = absentSince[0] == null ? Instant.now() : absentSince[0];
+                boolean gone = Duration.between(absentSince[0], Instant.now()).compareTo(ABSENT_GRACE) >= 0;
+                return gone ? Optional.of(Optional.<Located>empty()) : Optional.empty();
             }
-            if (!pacer.pause()) {
-                throw new BackendException("VM " + vmid + " of machine " + machineId
-                        + " was still being cloned at the transition deadline");
+            absentSince[0] = null;
+            VmConfig c = now.get().config();
+            Optional<VmDescription> d = VmDescription.parse(c.description());
+            if (d.isPresent() && !d.get().belongsTo(markers.providerLabel(), machineId)) {
+                return Optional.of(Optional.<Located>empty());
             }
-        }
+            boolean cloning = c.lock().filter("clone"::equals).isPresent();
+            if (cloning) {
+                return Optional.empty();
+            }
+            return Optional.of(d.isPresent() ? now : Optional.<Located>empty());
+        });
+        return outcome.orElseThrow(() -> new BackendException("VM " + vmid + " of machine " + machineId
+                + " was still being cloned at the transition deadline"));
     }
 
     /** Where a VMID lives now and its config; empty when no VM has it. */
