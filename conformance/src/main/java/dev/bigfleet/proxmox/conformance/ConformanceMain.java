@@ -1,5 +1,7 @@
 package dev.bigfleet.proxmox.conformance;
 
+import dev.bigfleet.proxmox.conformance.target.Profile;
+import dev.bigfleet.proxmox.conformance.target.Targets;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 import dev.bigfleet.proxmox.conformance.support.Outcome;

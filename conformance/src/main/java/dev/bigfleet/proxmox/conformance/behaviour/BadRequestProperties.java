@@ -4,7 +4,7 @@ import static dev.bigfleet.proxmox.conformance.support.States.SPECULATIVE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Expect;
 import dev.bigfleet.proxmox.conformance.support.MachinePool;
 import dev.bigfleet.proxmox.conformance.support.Metadata;

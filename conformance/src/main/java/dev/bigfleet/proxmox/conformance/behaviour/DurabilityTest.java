@@ -3,8 +3,8 @@ package dev.bigfleet.proxmox.conformance.behaviour;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.bigfleet.proxmox.conformance.RestartableServer;
-import dev.bigfleet.proxmox.conformance.Targets;
+import dev.bigfleet.proxmox.conformance.target.RestartableServer;
+import dev.bigfleet.proxmox.conformance.target.Targets;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.Expect;
 import dev.bigfleet.proxmox.conformance.support.FaultSelectors;

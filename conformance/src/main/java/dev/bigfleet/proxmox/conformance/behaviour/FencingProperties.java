@@ -2,7 +2,7 @@ package dev.bigfleet.proxmox.conformance.behaviour;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.MachinePool;
 import dev.bigfleet.proxmox.conformance.support.Outcome;

@@ -4,7 +4,7 @@ import static dev.bigfleet.proxmox.conformance.support.States.CONFIGURED;
 import static dev.bigfleet.proxmox.conformance.support.States.SPECULATIVE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.MachinePool;
 import dev.bigfleet.proxmox.conformance.support.Outcome;

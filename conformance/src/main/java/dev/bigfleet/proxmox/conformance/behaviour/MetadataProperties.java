@@ -2,7 +2,7 @@ package dev.bigfleet.proxmox.conformance.behaviour;
 
 import static dev.bigfleet.proxmox.conformance.support.States.CONFIGURED;
 
-import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.Expect;
 import dev.bigfleet.proxmox.conformance.support.Metadata;

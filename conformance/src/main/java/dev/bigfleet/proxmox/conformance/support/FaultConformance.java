@@ -2,8 +2,8 @@ package dev.bigfleet.proxmox.conformance.support;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.bigfleet.proxmox.conformance.Profile;
-import dev.bigfleet.proxmox.conformance.Targets;
+import dev.bigfleet.proxmox.conformance.target.Profile;
+import dev.bigfleet.proxmox.conformance.target.Targets;
 import org.junit.jupiter.api.BeforeEach;
 
 /**

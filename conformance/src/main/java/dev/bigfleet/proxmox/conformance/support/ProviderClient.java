@@ -1,7 +1,7 @@
 package dev.bigfleet.proxmox.conformance.support;
 
-import dev.bigfleet.proxmox.conformance.Profile;
-import dev.bigfleet.proxmox.conformance.Targets;
+import dev.bigfleet.proxmox.conformance.target.Profile;
+import dev.bigfleet.proxmox.conformance.target.Targets;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc.CapacityProviderBlockingStub;
 import dev.bigfleet.proxmox.proto.v1alpha1.ConfigureRequest;

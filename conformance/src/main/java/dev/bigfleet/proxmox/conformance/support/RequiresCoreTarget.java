@@ -1,7 +1,7 @@
 package dev.bigfleet.proxmox.conformance.support;
 
-import dev.bigfleet.proxmox.conformance.Profile;
-import dev.bigfleet.proxmox.conformance.Targets;
+import dev.bigfleet.proxmox.conformance.target.Profile;
+import dev.bigfleet.proxmox.conformance.target.Targets;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.bigfleet.proxmox.server.conformance;
 
-import dev.bigfleet.proxmox.conformance.RestartableServer;
+import dev.bigfleet.proxmox.conformance.target.RestartableServer;
 import dev.bigfleet.proxmox.server.ProcessHarness;
 import java.io.IOException;
 import java.net.ServerSocket;

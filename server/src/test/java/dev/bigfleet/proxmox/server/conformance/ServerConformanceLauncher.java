@@ -1,8 +1,8 @@
 package dev.bigfleet.proxmox.server.conformance;
 
-import dev.bigfleet.proxmox.conformance.ConformanceServerLauncher;
-import dev.bigfleet.proxmox.conformance.LaunchedServer;
-import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.target.ConformanceServerLauncher;
+import dev.bigfleet.proxmox.conformance.target.LaunchedServer;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.server.ProviderMain;
 import dev.bigfleet.proxmox.server.RunningProvider;
 import java.util.List;

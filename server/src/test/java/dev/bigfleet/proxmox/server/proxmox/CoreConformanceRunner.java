@@ -3,7 +3,7 @@ package dev.bigfleet.proxmox.server.proxmox;
 import static org.junit.platform.engine.discovery.ClassNameFilter.excludeClassNamePatterns;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
-import dev.bigfleet.proxmox.conformance.Profile;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.ProviderClient;
 import java.nio.file.Path;
 import java.util.ArrayList;

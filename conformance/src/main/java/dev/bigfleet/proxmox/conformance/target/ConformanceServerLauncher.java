@@ -1,8 +1,8 @@
-package dev.bigfleet.proxmox.conformance;
+package dev.bigfleet.proxmox.conformance.target;
 
 /**
  * Starts a provider for the suite when no endpoint is named. A provider's own build registers one
- * in {@code META-INF/services/dev.bigfleet.proxmox.conformance.ConformanceServerLauncher} (test
+ * in {@code META-INF/services/dev.bigfleet.proxmox.conformance.target.ConformanceServerLauncher} (test
  * scope) so {@code mvn verify} runs the suite against the real server on loopback.
  */
 public interface ConformanceServerLauncher {

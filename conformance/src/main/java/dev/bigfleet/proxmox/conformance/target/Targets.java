@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.conformance;
+package dev.bigfleet.proxmox.conformance.target;
 
 import java.util.EnumMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.conformance;
+package dev.bigfleet.proxmox.conformance.target;
 
 /** A launched provider the durable behaviours can crash and bring back on the same state and port. */
 public interface RestartableServer extends LaunchedServer {

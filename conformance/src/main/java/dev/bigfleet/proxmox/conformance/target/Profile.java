@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.conformance;
+package dev.bigfleet.proxmox.conformance.target;
 
 /** The kind of server a group of behaviours needs. */
 public enum Profile {

@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.conformance;
+package dev.bigfleet.proxmox.conformance.target;
 
 /** A provider started for the suite. */
 public interface LaunchedServer extends AutoCloseable {
