@@ -46,7 +46,7 @@ public final class PriceList {
         if (value == null || value.isBlank()) {
             return prices;
         }
-        for (String raw : value.split(",")) {
+        for (String raw : value.split(",", -1)) {
             String entry = raw.trim();
             if (entry.isEmpty()) {
                 continue;

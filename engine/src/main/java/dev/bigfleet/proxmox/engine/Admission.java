@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -66,7 +67,7 @@ final class Admission {
             return persistMarks(marks).thenApply(done -> {
                 if (kind == TransitionKind.CONFIGURE && !last.clusterId().equals(request.clusterId())) {
                     throw new CompletionException(new RejectedException(RejectionReason.CONFLICT, "machine "
-                            + current.id() + " is already " + current.state().name().toLowerCase()
+                            + current.id() + " is already " + current.state().name().toLowerCase(Locale.ROOT)
                             + " for another cluster"));
                 }
                 return new Accepted(last.operationId(), current);

@@ -91,6 +91,7 @@ final class TransitionRunner {
     }
 
     /** Applies a transition's outcome as the machine's next change; the worker does not wait for it. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the chain ends in a callback that logs every failure itself
     private void complete(MachineEntry entry, TransitionKind kind, String operationId, Instant acceptedAt,
             EngineObserver.Outcome outcome, UnaryOperator<Machine> postEffect, String failure) {
         entry.changes.then(() -> {

@@ -11,6 +11,7 @@ class ChangeSequenceTest {
     private final ChangeSequence changes = new ChangeSequence();
     private final List<String> ran = new CopyOnWriteArrayList<>();
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the test watches the changes through their side effects
     @Test
     void aChangeWaitsUntilThePreviousOneHasFinishedAndRunsAtOnceWhenNothingIsPending() {
         CompletableFuture<Void> firstDone = new CompletableFuture<>();

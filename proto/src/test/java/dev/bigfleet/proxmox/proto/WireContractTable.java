@@ -29,7 +29,7 @@ record WireContractTable(Map<String, Rpc> rpcs, Map<String, Map<String, Integer>
 
     static WireContractTable parse(String markdown) {
         Map<String, Rpc> rpcs = new LinkedHashMap<>();
-        for (String line : section(markdown, "## Service").split("\n")) {
+        for (String line : section(markdown, "## Service").split("\n", -1)) {
             Matcher m = RPC_ROW.matcher(line);
             if (m.find()) {
                 rpcs.put(m.group(1), new Rpc(m.group(1), m.group(2), m.group(3)));
@@ -54,11 +54,11 @@ record WireContractTable(Map<String, Rpc> rpcs, Map<String, Map<String, Integer>
             Map<String, String> fields = new LinkedHashMap<>();
             TreeSet<Integer> reserved = new TreeSet<>();
             String body = m.group(2).endsWith(".") ? m.group(2).substring(0, m.group(2).length() - 1) : m.group(2);
-            for (String part : body.split(";")) {
+            for (String part : body.split(";", -1)) {
                 String p = part.trim();
                 Matcher r = RESERVED.matcher(p);
                 if (r.matches()) {
-                    for (String n : r.group(1).split(",")) {
+                    for (String n : r.group(1).split(",", -1)) {
                         reserved.add(Integer.parseInt(n.trim()));
                     }
                     continue;
@@ -90,7 +90,7 @@ record WireContractTable(Map<String, Rpc> rpcs, Map<String, Map<String, Integer>
     /** The bulleted entries of a section, each joined onto one line. */
     private static List<String> messageEntries(String section) {
         List<String> entries = new ArrayList<>();
-        for (String line : section.split("\n")) {
+        for (String line : section.split("\n", -1)) {
             if (line.startsWith("- ")) {
                 entries.add(line.trim());
             } else if (!line.isBlank() && !entries.isEmpty() && line.startsWith("  ")) {

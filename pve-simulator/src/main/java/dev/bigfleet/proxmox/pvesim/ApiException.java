@@ -7,6 +7,8 @@ import java.util.Map;
  * per-parameter errors of a 400, and whether the body stays empty (401 and 59x have none).
  */
 final class ApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final int status;
     private final Map<String, String> errors;
     private final boolean emptyBody;

@@ -189,7 +189,7 @@ final class ApiHandler extends Handler.Abstract {
     /** Path segments, each percent-decoded (a {@code +} stays a plus in a path). */
     private static List<String> segments(String path) {
         List<String> out = new ArrayList<>();
-        for (String s : path.split("/")) {
+        for (String s : path.split("/", -1)) {
             if (!s.isEmpty()) {
                 out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
             }

@@ -32,6 +32,7 @@ final class Cluster {
     private int macCounter = 0x10;
     String sslFingerprint = "";
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the stats sampler runs until the scheduler is shut down
     Cluster(SimulatorConfig config) {
         this.config = config;
         this.delays = new Delays(config.latency());
@@ -183,6 +184,7 @@ final class Cluster {
         return task;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // scheduled steps run to completion; nothing waits on them
     void schedule(Duration delay, Runnable locked) {
         scheduler.schedule(() -> {
             synchronized (this) {

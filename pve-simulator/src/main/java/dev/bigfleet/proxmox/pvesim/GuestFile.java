@@ -10,6 +10,8 @@ import java.util.Objects;
  * (it sets that mode explicitly, so the umask does not apply); rewriting an existing file keeps its
  * mode. A client that wants a private file must create it with a tight mode before writing.
  */
+// a file's bytes, as a snapshot for tests; never compared as a whole
+@SuppressWarnings("ArrayRecordComponent")
 public record GuestFile(String path, byte[] content, int mode) {
 
     public GuestFile {

@@ -18,6 +18,8 @@ final class GuestShell {
     /** Set by {@code exit}; stops the rest of the script. */
     Integer exitCode;
 
+    // raw output bytes of one command; never compared
+    @SuppressWarnings("ArrayRecordComponent")
     record Outcome(int code, byte[] out, byte[] err) {
         static Outcome of(int code, String out, String err) {
             return new Outcome(code, out.getBytes(StandardCharsets.UTF_8), err.getBytes(StandardCharsets.UTF_8));

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +14,9 @@ import java.util.Map;
  * boolean check.
  */
 final class Params {
-    private final LinkedHashMap<String, List<String>> values;
+    private final Map<String, List<String>> values;
 
-    private Params(LinkedHashMap<String, List<String>> values) {
+    private Params(Map<String, List<String>> values) {
         this.values = values;
     }
 
@@ -31,7 +30,7 @@ final class Params {
         if (encoded == null || encoded.isEmpty()) {
             return new Params(out);
         }
-        for (String pair : encoded.split("&")) {
+        for (String pair : encoded.split("&", -1)) {
             if (pair.isEmpty()) {
                 continue;
             }
@@ -45,9 +44,7 @@ final class Params {
 
     static Params fromJson(JsonNode object) {
         LinkedHashMap<String, List<String>> out = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : object.properties()) {
             JsonNode v = e.getValue();
             if (v.isNull()) {
                 continue;

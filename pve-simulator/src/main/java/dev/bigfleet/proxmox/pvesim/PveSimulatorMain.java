@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.pvesim;
 
 import dev.bigfleet.proxmox.api.GoDuration;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class PveSimulatorMain implements Callable<Integer> {
         SimulatorConfig config = config();
         PveSimulator sim = PveSimulator.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(sim::close, "pve-simulator-shutdown"));
-        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         out.println("api-url: " + sim.apiUrl());
         out.println("ca-file: " + sim.caCertificate().toAbsolutePath());
         out.println("fingerprint: " + sim.fingerprint());

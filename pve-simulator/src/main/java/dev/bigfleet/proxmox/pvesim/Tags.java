@@ -15,7 +15,7 @@ final class Tags {
     /** @return the normalised list, or null when a tag has invalid characters */
     static List<String> normalise(String input) {
         TreeSet<String> out = new TreeSet<>();
-        for (String t : SEPARATORS.split(input == null ? "" : input.trim())) {
+        for (String t : SEPARATORS.split(input == null ? "" : input.trim(), -1)) {
             if (t.isEmpty()) {
                 continue;
             }

@@ -87,7 +87,7 @@ final class TlsMaterial {
             lb.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
                 new GeneralName(GeneralName.dNSName, "localhost"),
                 new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-                new GeneralName(GeneralName.iPAddress, InetAddress.getByName("::1").getHostAddress()),
+                new GeneralName(GeneralName.iPAddress, "0:0:0:0:0:0:0:1"),
             }));
             lb.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(ca));
             lb.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(leafKeys.getPublic()));

@@ -50,7 +50,7 @@ final class Vm {
     }
 
     /** The config with pending values applied, as GET config shows it by default. */
-    LinkedHashMap<String, Object> effectiveConfig() {
+    Map<String, Object> effectiveConfig() {
         LinkedHashMap<String, Object> out = new LinkedHashMap<>(config);
         out.putAll(pending);
         return out;
@@ -102,7 +102,7 @@ final class Vm {
     }
 
     VmView view(String pool, long now) {
-        LinkedHashMap<String, Object> shown = effectiveConfig();
+        Map<String, Object> shown = effectiveConfig();
         Object d = shown.get("description");
         List<GuestExec> execs = new ArrayList<>();
         for (ExecState e : execHistory) {

@@ -16,19 +16,25 @@ import java.util.function.Function;
 final class VmApi {
     private static final String VM = "/nodes/{node}/qemu/{vmid}";
     private static final Set<String> HOTPLUG_PENDING = Set.of("cores", "sockets", "memory", "agent", "balloon");
-    private static final Function<String, String> MEMORY_CHECK = v -> {
+
+    private final Cluster cluster;
+
+    private static String memoryCheck(String v) {
         String n = v.startsWith("current=") ? v.substring(8) : v;
         if (!n.matches("[0-9]{1,9}") || Long.parseLong(n) < 16) {
             return "invalid format - value must be [current=]<MiB> with at least 16";
         }
         return null;
-    };
-    private static final Function<String, String> TAGS_CHECK =
-            v -> Tags.normalise(v) == null ? "invalid format - invalid characters in tag" : null;
-    private static final Function<String, String> AGENT_CHECK = v -> v.matches(
-            "(?i)((enabled=)?(1|0|true|false|yes|no|on|off))?(,?[a-z_\\-]+=[^,]*)*") ? null : "invalid format - value does not match the agent property string";
+    }
 
-    private final Cluster cluster;
+    private static String tagsCheck(String v) {
+        return Tags.normalise(v) == null ? "invalid format - invalid characters in tag" : null;
+    }
+
+    private static String agentCheck(String v) {
+        return v.matches("(?i)((enabled=)?(1|0|true|false|yes|no|on|off))?(,?[a-z_\\-]+=[^,]*)*") ? null
+                : "invalid format - value does not match the agent property string";
+    }
 
     VmApi(Cluster cluster) {
         this.cluster = cluster;
@@ -60,12 +66,12 @@ final class VmApi {
         return vmSchema()
                 .integer("cores", false, 1, 8192)
                 .integer("sockets", false, 1, 4)
-                .string("memory", false, 0, MEMORY_CHECK)
+                .string("memory", false, 0, VmApi::memoryCheck)
                 .integer("balloon", false, 0, Long.MAX_VALUE)
-                .string("tags", false, 0, TAGS_CHECK)
+                .string("tags", false, 0, VmApi::tagsCheck)
                 .string("description", false, 8192, null)
                 .string("name", false, 0, ParamSchema.DNS_NAME_CHECK)
-                .string("agent", false, 0, AGENT_CHECK)
+                .string("agent", false, 0, VmApi::agentCheck)
                 .bool("onboot")
                 .bool("protection")
                 .string("ostype", false)
@@ -215,7 +221,7 @@ final class VmApi {
         }
         List<String> deletes = new ArrayList<>();
         if (p.has("delete")) {
-            for (String d : p.str("delete").split("[,;\\s]+")) {
+            for (String d : p.str("delete").split("[,;\\s]+", -1)) {
                 if (!d.isEmpty()) {
                     deletes.add(d);
                 }

@@ -144,7 +144,7 @@ final class TestClient {
 
     /** Polls a task on the node named in its UPID until it stops; returns the final status. */
     JsonNode awaitTask(String upid) {
-        String node = upid.split(":")[1];
+        String node = upid.split(":", -1)[1];
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (System.nanoTime() < deadline) {
             Resp r = get("/nodes/" + node + "/tasks/" + URLEncoder.encode(upid, StandardCharsets.UTF_8) + "/status");

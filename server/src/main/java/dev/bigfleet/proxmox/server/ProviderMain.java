@@ -29,7 +29,6 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
-import sun.misc.Signal;
 
 /**
  * The entry point: parse flags, validate, wire with Guice, serve until SIGTERM or SIGINT, then stop
@@ -48,8 +47,7 @@ public final class ProviderMain {
         SLF4JBridgeHandler.install();
         // handlers first, so a signal that arrives while starting still ends in a graceful stop
         CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        TerminationSignals.onTermination(stop::countDown);
         RunningProvider provider;
         try {
             provider = start(args);

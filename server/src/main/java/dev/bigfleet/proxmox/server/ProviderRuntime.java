@@ -99,6 +99,7 @@ public final class ProviderRuntime {
         this.reconciles = reconciles;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the reconcile loop catches everything itself and stops with its timer
     public void start() throws StartupException {
         // the HTTP server (probes answering "not ready" meanwhile) starts alongside the inventory load
         CompletableFuture<Void> httpStarted = startHttpInBackground();

@@ -30,7 +30,7 @@ public final class ExternalTools {
     static Optional<Path> find(String... candidates) {
         String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
         for (String name : candidates) {
-            for (String dir : (path + ":/usr/bin:/usr/lib/chromium").split(":")) {
+            for (String dir : (path + ":/usr/bin:/usr/lib/chromium").split(":", -1)) {
                 Path p = Path.of(dir, name);
                 if (!dir.isEmpty() && Files.isExecutable(p)) {
                     return Optional.of(p);

@@ -73,7 +73,7 @@ class LauncherIT {
                 .redirectError(err.toFile())
                 .start();
         try {
-            int httpPort = awaitServing(p, err, Duration.ofSeconds(120));
+            int httpPort = awaitServing(p, err, Duration.ofMinutes(2));
             HttpResponse<String> readyz = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + httpPort + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(readyz.statusCode()).isEqualTo(200);

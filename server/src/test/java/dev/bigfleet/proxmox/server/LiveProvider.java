@@ -103,8 +103,12 @@ public final class LiveProvider implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    public void close() {
+        try {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         provider.close();
     }
 }

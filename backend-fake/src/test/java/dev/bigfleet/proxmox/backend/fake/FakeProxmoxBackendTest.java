@@ -5,7 +5,6 @@ import static dev.bigfleet.proxmox.backend.fake.Fixtures.SMALL;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.backend;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.bootstrap;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.cloneSpec;
-import static dev.bigfleet.proxmox.backend.fake.Fixtures.create;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,8 +38,8 @@ class FakeProxmoxBackendTest {
     void cloneCreatesARunningVmWithVmidsFrom101() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
 
-        CreatedVm first = create(backend, "m-1");
-        CreatedVm second = create(backend, "m-2");
+        CreatedVm first = Fixtures.create(backend, "m-1");
+        CreatedVm second = Fixtures.create(backend, "m-2");
 
         assertThat(first).isEqualTo(new CreatedVm(NODE, 101));
         assertThat(second.vmid()).isEqualTo(102);
@@ -57,10 +56,10 @@ class FakeProxmoxBackendTest {
     @Test
     void cloneOfAMachineThatOwnsAVmAdoptsItInsteadOfCloningAgain() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm first = create(backend, "m-1");
+        CreatedVm first = Fixtures.create(backend, "m-1");
         backend.cluster().stop(first.vmid());
 
-        CreatedVm again = create(backend, "m-1");
+        CreatedVm again = Fixtures.create(backend, "m-1");
 
         assertThat(again).isEqualTo(first);
         assertThat(backend.describeManaged()).hasSize(1);
@@ -74,7 +73,7 @@ class FakeProxmoxBackendTest {
         List<Callable<CreatedVm>> clones = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String machine = "m-" + i;
-            clones.add(() -> create(backend, machine));
+            clones.add(() -> Fixtures.create(backend, machine));
         }
 
         Set<Long> vmids = new HashSet<>();
@@ -91,7 +90,7 @@ class FakeProxmoxBackendTest {
         FakeProxmoxBackend backend = backend(FAST, false);
         List<Callable<CreatedVm>> clones = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            clones.add(() -> create(backend, "m-same"));
+            clones.add(() -> Fixtures.create(backend, "m-same"));
         }
 
         Set<CreatedVm> results = new HashSet<>();
@@ -118,7 +117,7 @@ class FakeProxmoxBackendTest {
     @Test
     void ensureRunningStartsAStoppedVmAndRejectsAnUnknownOne() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         backend.cluster().stop(vm.vmid());
 
         backend.ensureRunning(target("m-1", vm), TestContext.forMachine("m-1"));
@@ -132,7 +131,7 @@ class FakeProxmoxBackendTest {
     @Test
     void bootstrapRecordsTheClusterAndDrainClearsIt() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         VmTarget target = target("m-1", vm);
 
         backend.applyBootstrap(bootstrap("m-1", vm, "prod-a"), TestContext.forMachine("m-1"));
@@ -149,7 +148,7 @@ class FakeProxmoxBackendTest {
     @Test
     void bootstrapAndDrainRefuseAnUnknownOrStoppedVm() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         backend.cluster().stop(vm.vmid());
         VmTarget target = target("m-1", vm);
         CreatedVm ghost = new CreatedVm(NODE, 4242);
@@ -168,7 +167,7 @@ class FakeProxmoxBackendTest {
     @Test
     void everyCallOnAVmChecksThatItCarriesTheMachineId() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-owner");
+        CreatedVm vm = Fixtures.create(backend, "m-owner");
         backend.applyBootstrap(bootstrap("m-owner", vm, "c1"), TestContext.forMachine("m-owner"));
         VmTarget stranger = target("m-stranger", vm);
         TestContext ctx = TestContext.forMachine("m-stranger");
@@ -193,7 +192,7 @@ class FakeProxmoxBackendTest {
     @Test
     void aVmIsFoundByVmidEvenWhenTheStoredNodeIsStale() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
 
         backend.ensureRunning(new VmTarget("m-1", "pve2", vm.vmid()), TestContext.forMachine("m-1"));
     }
@@ -201,7 +200,7 @@ class FakeProxmoxBackendTest {
     @Test
     void destroyIsIdempotentAndFreesTheMachineAndItsMemory() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         assertThat(usedMemory(backend, NODE)).isEqualTo(4 * GIB);
 
         backend.destroy(target("m-1", vm), TestContext.forMachine("m-1"));
@@ -211,14 +210,14 @@ class FakeProxmoxBackendTest {
         assertThat(backend.describeManaged()).isEmpty();
         assertThat(usedMemory(backend, NODE)).isZero();
         // the machine no longer owns a VM, so a new Create clones afresh with a new VMID
-        assertThat(create(backend, "m-1").vmid()).isEqualTo(102);
+        assertThat(Fixtures.create(backend, "m-1").vmid()).isEqualTo(102);
     }
 
     @Test
     void nodesReportFixedCapacityAndTheMemoryOfRunningVms() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm a = create(backend, "m-1");
-        create(backend, "m-2");
+        CreatedVm a = Fixtures.create(backend, "m-1");
+        Fixtures.create(backend, "m-2");
         backend.cluster().stop(a.vmid());
 
         assertThat(backend.nodes()).containsExactly(
@@ -231,7 +230,7 @@ class FakeProxmoxBackendTest {
         FakeProxmoxBackend backend = backend(Duration.ofMillis(20), false);
 
         long start = System.nanoTime();
-        create(backend, "m-1"); // clone + start + guest agent
+        Fixtures.create(backend, "m-1"); // clone + start + guest agent
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(60));
@@ -243,7 +242,7 @@ class FakeProxmoxBackendTest {
 
         long start = System.nanoTime();
         for (int i = 0; i < 200; i++) {
-            create(backend, "m-" + i);
+            Fixtures.create(backend, "m-" + i);
         }
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
@@ -292,7 +291,7 @@ class FakeProxmoxBackendTest {
         assertThat(call.failure()).hasMessageContaining("start clone pve1/101").hasMessageContaining("cancelled");
         assertThat(backend.cluster().vm(101)).hasValueSatisfying(vm -> assertThat(vm.running()).isFalse());
 
-        CreatedVm adopted = create(backend, "m-1");
+        CreatedVm adopted = Fixtures.create(backend, "m-1");
 
         assertThat(adopted.vmid()).isEqualTo(101);
         assertThat(backend.describeManaged()).containsExactly(new ManagedVm(Optional.of("m-1"), NODE, 101, true));

@@ -5,7 +5,6 @@ import static dev.bigfleet.proxmox.backend.fake.Fixtures.SECRET;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.SMALL;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.backend;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.bootstrap;
-import static dev.bigfleet.proxmox.backend.fake.Fixtures.create;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,7 +29,7 @@ class FaultModeTest {
     @EnumSource(Fault.class)
     void withFaultsOffEverySelectorIsAnOrdinaryClusterId(Fault fault) throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         VmTarget target = target("m-1", vm);
         // a short deadline: a hang or an overrun would show up as a failure or a slow test
         TestContext ctx = TestContext.withDeadline("m-1", Duration.ofSeconds(2));
@@ -77,7 +76,7 @@ class FaultModeTest {
     @Test
     void faultErrorMakesTheBootstrapHookExitNonZero() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
 
         assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"),
                 TestContext.forMachine("m-1")))
@@ -90,7 +89,7 @@ class FaultModeTest {
     @Test
     void faultTimeoutBlocksUntilCancelled() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         TestContext ctx = TestContext.forMachine("m-1");
 
         AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), ctx));
@@ -106,7 +105,7 @@ class FaultModeTest {
     @Test
     void faultTimeoutAlsoEndsOnInterrupt() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
 
         AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"),
                 TestContext.forMachine("m-1")));
@@ -121,7 +120,7 @@ class FaultModeTest {
     @Test
     void faultSlowOkIgnoresInterruptsAndSucceedsAfterTheDeadline() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         TestContext ctx = TestContext.withDeadline("m-1", Duration.ofMillis(100));
 
         AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-slow-ok"), ctx));
@@ -142,7 +141,7 @@ class FaultModeTest {
     @Test
     void faultDrainErrorLetsConfigureSucceedAndFailsTheDrain() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         VmTarget target = target("m-1", vm);
 
         backend.applyBootstrap(bootstrap("m-1", vm, "fault-drain-error"), TestContext.forMachine("m-1"));
@@ -158,7 +157,7 @@ class FaultModeTest {
     @Test
     void faultReadinessBlockConfiguresButNeverReportsReady() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
         backend.applyBootstrap(bootstrap("m-1", vm, "fault-readiness-block"), TestContext.forMachine("m-1"));
         TestContext ctx = TestContext.forMachine("m-1");
 
@@ -175,8 +174,8 @@ class FaultModeTest {
     @Test
     void noFailureMessageQuotesTheBootstrapBlob() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
-        CreatedVm vm = create(backend, "m-1");
-        CreatedVm stopped = create(backend, "m-2");
+        CreatedVm vm = Fixtures.create(backend, "m-1");
+        CreatedVm stopped = Fixtures.create(backend, "m-2");
         backend.cluster().stop(stopped.vmid());
         List<Throwable> failures = new ArrayList<>();
 

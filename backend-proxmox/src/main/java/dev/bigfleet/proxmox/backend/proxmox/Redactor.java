@@ -38,13 +38,13 @@ final class Redactor {
             String text = new String(blob, StandardCharsets.UTF_8);
             more.add(text);
             more.add(Base64.getEncoder().encodeToString(blob));
-            for (String line : text.split("\\R")) {
+            for (String line : text.split("\\R", -1)) {
                 String l = line.strip();
                 if (l.length() >= MIN_FRAGMENT) {
                     more.add(l);
                 }
             }
-            for (String word : text.split("[\\s\"'=,;]+")) {
+            for (String word : text.split("[\\s\"'=,;]+", -1)) {
                 if (word.length() >= MIN_SECRET_WORD && word.chars().anyMatch(Character::isDigit)) {
                     more.add(word);
                 }

@@ -66,6 +66,7 @@ final class VmCreator {
         this.storage = storage;
     }
 
+    @SuppressWarnings("try") // the clone slot is held, unused, while the clone runs
     CreatedVm create(CloneSpec spec, OperationContext context) throws BackendException {
         String machineId = spec.machineId();
         if (!VmDescription.storable(machineId)) {

@@ -38,7 +38,7 @@ record VmDescription(String provider, String machineId, String operationId) {
         String provider = null;
         String machine = null;
         String operation = "";
-        for (String line : text.get().split("\r?\n")) {
+        for (String line : text.get().split("\r?\n", -1)) {
             if (line.startsWith(PROVIDER) && provider == null) {
                 provider = line.substring(PROVIDER.length());
             } else if (line.startsWith(MACHINE) && machine == null) {

@@ -57,7 +57,7 @@ class StartupAgainstSimulatorTest {
         o.values().removeIf(String::isEmpty);
         try (ProxmoxBackend b = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox", nodes, catalog,
                 offerings, BackendOptions.of(o)))) {
-            throw new AssertionError("startup was not refused");
+            throw new AssertionError("startup was not refused: " + b);
         } catch (RuntimeException e) {
             Leaks.assertNoSecret(String.valueOf(e.getMessage()));
             assertThat(e.getMessage()).doesNotContain("\n");

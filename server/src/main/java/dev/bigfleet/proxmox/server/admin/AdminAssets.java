@@ -22,6 +22,8 @@ final class AdminAssets {
             "svg", "image/svg+xml");
 
     /** A file's bytes and content type. */
+    // a static file's bytes; assets are never compared
+    @SuppressWarnings("ArrayRecordComponent")
     record Asset(byte[] bytes, String contentType) {}
 
     private final Map<String, Optional<Asset>> cache = new ConcurrentHashMap<>();

@@ -29,7 +29,7 @@ public record MachineQuery(Set<MachineState> states, String zone, String instanc
     public static MachineQuery parse(String state, String zone, String instanceType, String text, String sort,
             String order, String offset, String limit) {
         EnumSet<MachineState> states = EnumSet.noneOf(MachineState.class);
-        for (String s : blank(state).split(",")) {
+        for (String s : blank(state).split(",", -1)) {
             if (!s.isBlank()) {
                 try {
                     states.add(MachineState.valueOf(s.trim().toUpperCase(Locale.ROOT)));

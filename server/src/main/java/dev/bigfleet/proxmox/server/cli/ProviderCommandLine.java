@@ -4,6 +4,7 @@ import dev.bigfleet.proxmox.server.config.NearestName;
 import dev.bigfleet.proxmox.server.plugin.BackendRegistry;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class ProviderCommandLine {
             List<String> keys = new ArrayList<>(cli.getHelpSectionKeys());
             keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST) + 1, BACKENDS_SECTION);
             cli.setHelpSectionKeys(keys);
-            cli.usage(new PrintWriter(System.out, true));
+            cli.usage(new PrintWriter(System.out, true, StandardCharsets.UTF_8));
             throw new UsageException(0);
         }
         if (cli.isVersionHelpRequested()) {

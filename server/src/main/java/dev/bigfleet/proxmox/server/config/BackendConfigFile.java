@@ -1,10 +1,10 @@
 package dev.bigfleet.proxmox.server.config;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,10 +19,9 @@ public final class BackendConfigFile {
     private BackendConfigFile() {}
 
     public static Map<String, String> read(Path path) throws ConfigException {
-        ObjectNode object = JsonFiles.read(FLAG, path, JsonFiles.mapper().constructType(ObjectNode.class));
+        ObjectNode object = JsonFiles.read(FLAG, path, new TypeReference<ObjectNode>() {});
         Map<String, String> values = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : object.properties()) {
             JsonNode v = e.getValue();
             if (!v.isTextual() && !v.isNumber() && !v.isBoolean()) {
                 throw new ConfigException(FLAG + " " + path + ": \"" + e.getKey()

@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.server.config;
 
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import java.nio.file.Path;
@@ -24,9 +25,8 @@ public final class CatalogFile {
     private CatalogFile() {}
 
     public static InstanceTypeCatalog load(Path path, long defaultTemplateVmid) throws ConfigException {
-        var mapper = JsonFiles.mapper();
-        Map<String, Entry> entries = JsonFiles.read("--instance-types", path, mapper.getTypeFactory()
-                .constructMapType(LinkedHashMap.class, String.class, Entry.class));
+        Map<String, Entry> entries = JsonFiles.read("--instance-types", path,
+                new TypeReference<LinkedHashMap<String, Entry>>() {});
         if (entries.isEmpty()) {
             throw new ConfigException("--instance-types " + path + ": the catalog has no instance types");
         }

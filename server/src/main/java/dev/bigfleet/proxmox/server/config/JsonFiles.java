@@ -3,7 +3,7 @@ package dev.bigfleet.proxmox.server.config;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,7 +27,7 @@ final class JsonFiles {
 
     private JsonFiles() {}
 
-    static <T> T read(String flag, Path path, JavaType type) throws ConfigException {
+    static <T> T read(String flag, Path path, TypeReference<T> type) throws ConfigException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
@@ -50,10 +50,6 @@ final class JsonFiles {
         } catch (IOException e) {
             throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
         }
-    }
-
-    static ObjectMapper mapper() {
-        return MAPPER;
     }
 
     private static String problem(JsonProcessingException e) {

@@ -23,7 +23,7 @@ public record NodeList(List<String> names) {
             return NONE;
         }
         Set<String> nodes = new LinkedHashSet<>();
-        for (String raw : value.split(",")) {
+        for (String raw : value.split(",", -1)) {
             String node = raw.trim();
             if (node.isEmpty()) {
                 continue;

@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.server.config;
 
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.Offering;
 import java.nio.file.Path;
@@ -26,9 +27,7 @@ public final class OfferingsFile {
     private OfferingsFile() {}
 
     public static List<Offering> load(Path path) throws ConfigException {
-        var mapper = JsonFiles.mapper();
-        List<Entry> entries = JsonFiles.read("--offerings", path,
-                mapper.getTypeFactory().constructCollectionType(List.class, Entry.class));
+        List<Entry> entries = JsonFiles.read("--offerings", path, new TypeReference<List<Entry>>() {});
         if (entries.isEmpty()) {
             throw new ConfigException("--offerings " + path + ": the file lists no offerings");
         }

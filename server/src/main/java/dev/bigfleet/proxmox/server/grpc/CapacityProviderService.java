@@ -130,6 +130,7 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
     }
 
     /** Answers when the engine has: no thread waits while the change becomes durable. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback answers the call, whatever the outcome
     private void mutate(MutationRequest request, StreamObserver<TransitionAck> out) {
         engine.mutateAsync(request).whenComplete((accepted, error) -> {
             try {

@@ -14,7 +14,7 @@ public final class CodeNames {
     static {
         for (Status.Code code : Status.Code.values()) {
             StringBuilder name = new StringBuilder();
-            for (String word : code.name().split("_")) {
+            for (String word : code.name().split("_", -1)) {
                 name.append(word.charAt(0)).append(word.substring(1).toLowerCase(java.util.Locale.ROOT));
             }
             NAMES.put(code, name.toString());

@@ -43,7 +43,7 @@ final class JvmMetrics {
     }
 
     private static void memory(SeriesRegistry registry, String name, Metric metric) {
-        String[] parts = name.split("\\.");
+        String[] parts = name.split("\\.", -1);
         if (parts[0].equals("heap") || parts[0].equals("non-heap")) {
             String area = parts[0].equals("heap") ? "heap" : "nonheap";
             MetricFamily family = byKind(parts[1], MEMORY_USED, MEMORY_COMMITTED, MEMORY_MAX);

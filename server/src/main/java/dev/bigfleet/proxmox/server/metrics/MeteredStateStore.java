@@ -33,6 +33,7 @@ public final class MeteredStateStore implements StateStore {
         return store.cursorKey();
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback only measures; the caller gets the write's own future
     @Override
     public CompletableFuture<Void> write(StoreWrite write) {
         long start = System.nanoTime();

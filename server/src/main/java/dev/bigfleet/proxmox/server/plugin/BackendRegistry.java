@@ -57,11 +57,13 @@ public final class BackendRegistry {
 
     private static List<ProxmoxBackendFactory> load(ClassLoader loader, String origin) throws ConfigException {
         List<ProxmoxBackendFactory> factories = new ArrayList<>();
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            for (ProxmoxBackendFactory factory : ServiceLoader.load(ProxmoxBackendFactory.class, loader)) {
-                checkSpiVersion(factory, origin);
-                factories.add(factory);
-            }
+        try {
+            ThreadContextClassLoader.run(loader, () -> {
+                for (ProxmoxBackendFactory factory : ServiceLoader.load(ProxmoxBackendFactory.class, loader)) {
+                    checkSpiVersion(factory, origin);
+                    factories.add(factory);
+                }
+            });
         } catch (ServiceConfigurationError | LinkageError e) {
             throw new ConfigException("--plugin-dir: backend plugin " + origin + " could not be loaded: "
                     + ErrorMessages.rootCause(e));

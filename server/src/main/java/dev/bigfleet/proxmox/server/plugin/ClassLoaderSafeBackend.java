@@ -26,70 +26,49 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
 
     @Override
     public CreatedVm cloneAndStart(CloneSpec spec, OperationContext context) throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            return delegate.cloneAndStart(spec, context);
-        }
+        return ThreadContextClassLoader.call(loader, () -> delegate.cloneAndStart(spec, context));
     }
 
     @Override
     public void ensureRunning(VmTarget target, OperationContext context) throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            delegate.ensureRunning(target, context);
-        }
+        ThreadContextClassLoader.run(loader, () -> delegate.ensureRunning(target, context));
     }
 
     @Override
     public void applyBootstrap(BootstrapSpec spec, OperationContext context) throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            delegate.applyBootstrap(spec, context);
-        }
+        ThreadContextClassLoader.run(loader, () -> delegate.applyBootstrap(spec, context));
     }
 
     @Override
     public void drain(DrainSpec spec, OperationContext context) throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            delegate.drain(spec, context);
-        }
+        ThreadContextClassLoader.run(loader, () -> delegate.drain(spec, context));
     }
 
     @Override
     public void destroy(VmTarget target, OperationContext context) throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            delegate.destroy(target, context);
-        }
+        ThreadContextClassLoader.run(loader, () -> delegate.destroy(target, context));
     }
 
     @Override
     public List<ManagedVm> describeManaged() throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            return delegate.describeManaged();
-        }
+        return ThreadContextClassLoader.call(loader, delegate::describeManaged);
     }
 
     @Override
     public List<NodeStatus> nodes() throws BackendException {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            return delegate.nodes();
-        }
+        return ThreadContextClassLoader.call(loader, delegate::nodes);
     }
 
     @Override
     public Optional<ReadinessGate> readiness() {
-        Optional<ReadinessGate> gate;
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            gate = delegate.readiness();
-        }
-        return gate.map(g -> (target, clusterId, context) -> {
-            try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-                g.awaitNodeReady(target, clusterId, context);
-            }
-        });
+        Optional<ReadinessGate> gate = ThreadContextClassLoader.<Optional<ReadinessGate>, RuntimeException>call(loader,
+                delegate::readiness);
+        return gate.map(g -> (target, clusterId, context) ->
+                ThreadContextClassLoader.run(loader, () -> g.awaitNodeReady(target, clusterId, context)));
     }
 
     @Override
     public void close() {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            delegate.close();
-        }
+        ThreadContextClassLoader.<RuntimeException>run(loader, delegate::close);
     }
 }

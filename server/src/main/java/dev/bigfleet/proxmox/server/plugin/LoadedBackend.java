@@ -75,17 +75,12 @@ public final class LoadedBackend {
 
     /** Creates the backend; the result runs every call in the plugin's context. */
     public ProxmoxBackend create(BackendContext context) throws Exception {
-        ProxmoxBackend backend;
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            backend = factory.create(context);
-        }
+        ProxmoxBackend backend = ThreadContextClassLoader.call(loader, () -> factory.create(context));
         return new ClassLoaderSafeBackend(backend, loader);
     }
 
     private <T> T inContext(Supplier<T> call) {
-        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
-            return call.get();
-        }
+        return ThreadContextClassLoader.<T, RuntimeException>call(loader, call::get);
     }
 
     @Override

@@ -1,20 +1,40 @@
 package dev.bigfleet.proxmox.server.plugin;
 
 /**
- * Sets the thread context class loader for a block and puts the previous one back, so libraries a
- * plugin uses (ServiceLoader, JAXP, Jackson modules) find the plugin's classes, not the server's.
+ * Runs a call with a plugin's class loader as the thread's context class loader and puts the previous
+ * one back, so libraries a plugin uses (ServiceLoader, JAXP, Jackson modules) find the plugin's
+ * classes, not the server's.
  */
-final class ThreadContextClassLoader implements AutoCloseable {
-    private final Thread thread = Thread.currentThread();
-    private final ClassLoader previous;
-
-    ThreadContextClassLoader(ClassLoader loader) {
-        this.previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(loader);
+final class ThreadContextClassLoader {
+    /** A call that may throw {@code E}. */
+    @FunctionalInterface
+    interface Call<T, E extends Exception> {
+        T run() throws E;
     }
 
-    @Override
-    public void close() {
-        thread.setContextClassLoader(previous);
+    /** A call without a result that may throw {@code E}. */
+    @FunctionalInterface
+    interface Action<E extends Exception> {
+        void run() throws E;
+    }
+
+    private ThreadContextClassLoader() {}
+
+    static <T, E extends Exception> T call(ClassLoader loader, Call<T, E> call) throws E {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        try {
+            return call.run();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    static <E extends Exception> void run(ClassLoader loader, Action<E> action) throws E {
+        ThreadContextClassLoader.<Void, E>call(loader, () -> {
+            action.run();
+            return null;
+        });
     }
 }

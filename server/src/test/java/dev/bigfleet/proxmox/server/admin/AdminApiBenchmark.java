@@ -23,6 +23,8 @@ class AdminApiBenchmark {
     static final int WARMUP = 30;
     static final int SAMPLES = 200;
 
+    // timings of one run; never compared
+    @SuppressWarnings("ArrayRecordComponent")
     private record Result(String what, long[] nanos, int bytes) {
         double percentile(double p) {
             long[] sorted = nanos.clone();

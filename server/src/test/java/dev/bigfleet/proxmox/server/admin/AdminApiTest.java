@@ -148,7 +148,7 @@ class AdminApiTest {
         assertThat(delta.get("changed").asInt()).isEqualTo(1); // the latest snapshot of the one machine
         assertThat(delta.get("ids").get(0).asText()).isEqualTo(id);
         assertThat(get("/api/v1/changes?since=" + delta.get("cursor").asText()).get("changed").asInt()).isZero();
-        assertThat(get("/api/v1/changes?since=" + Base64.getUrlEncoder().encodeToString("garbage".getBytes()))
+        assertThat(get("/api/v1/changes?since=" + Base64.getUrlEncoder().encodeToString("garbage".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                 .get("changed").asInt()).isPositive();
     }
 

@@ -46,10 +46,14 @@ final class BenchEngine implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         // transitions still running queue their results first: the store then writes them out as it closes
         workers.shutdown();
-        workers.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        try {
+            workers.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         store.close();
         backend.close();
     }

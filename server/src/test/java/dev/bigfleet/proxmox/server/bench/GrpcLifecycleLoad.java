@@ -77,13 +77,17 @@ final class GrpcLifecycleLoad implements AutoCloseable {
 
     /** Halts, waits a little for calls in flight, and closes the channel. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         halt();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
 
     /** One caller: its machines, the next call of each, and the machine it is at. */

@@ -14,6 +14,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ class RecoveryInterceptorTest {
             }
         };
         RecoveryInterceptor recovery = new RecoveryInterceptor();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .addService(ServerInterceptors.intercept(buggy, recovery, new LoggingInterceptor()))
                 .build()
                 .start();

@@ -57,7 +57,7 @@ final class TestCertificates {
         command.addAll(args);
         Process p = new ProcessBuilder(command).directory(caCert.getParent().toFile())
                 .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
             throw new IOException("openssl " + args + " failed: " + out);
         }

@@ -23,26 +23,26 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoClos
     final List<String> lines = new CopyOnWriteArrayList<>();
     private final TextLineEncoder text = new TextLineEncoder();
     private final JsonLineEncoder json = new JsonLineEncoder();
-    private final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    private final LoggerContext loggerContext = (LoggerContext) LoggerFactory.getILoggerFactory();
     private final Map<Logger, Level> saved = new HashMap<>();
     /** The console appenders, detached meanwhile so a TRACE run does not flood the test output. */
     private final List<Appender<ILoggingEvent>> quieted = new ArrayList<>();
 
     CapturedLogs(Level level) {
-        setContext(context);
+        setContext(loggerContext);
         setName("captured");
-        text.setContext(context);
-        json.setContext(context);
+        text.setContext(loggerContext);
+        json.setContext(loggerContext);
         text.start();
         json.start();
         start();
-        for (Logger logger : context.getLoggerList()) {
+        for (Logger logger : loggerContext.getLoggerList()) {
             if (logger.getLevel() != null) {
                 saved.put(logger, logger.getLevel());
                 logger.setLevel(level);
             }
         }
-        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Logger root = loggerContext.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(level);
         root.iteratorForAppenders().forEachRemaining(quieted::add);
         quieted.forEach(root::detachAppender);
@@ -59,7 +59,7 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoClos
 
     @Override
     public void close() {
-        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Logger root = loggerContext.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.detachAppender(this);
         quieted.forEach(root::addAppender);
         saved.forEach(Logger::setLevel);

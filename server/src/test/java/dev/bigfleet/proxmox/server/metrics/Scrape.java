@@ -10,7 +10,7 @@ final class Scrape {
 
     Scrape(String text) {
         this.text = text;
-        for (String line : text.split("\n")) {
+        for (String line : text.split("\n", -1)) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }

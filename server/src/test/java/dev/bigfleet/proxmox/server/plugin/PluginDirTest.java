@@ -39,7 +39,6 @@ class PluginDirTest {
 
             import dev.bigfleet.proxmox.spi.*;
             import java.util.List;
-import java.util.Optional;
 
             public final class EchoBackendFactory implements ProxmoxBackendFactory {
                 public int spiVersion() { return BackendSpi.VERSION; }

@@ -116,6 +116,7 @@ class SqliteStateStoreTest {
         }
     }
 
+    @SuppressWarnings("try") // the first store only holds the lock while the block runs
     @Test
     void aSecondOpenOfTheSameFileIsRefusedNamingIt() throws Exception {
         Path state = dir.resolve("s.db");

@@ -10,6 +10,8 @@ import java.util.stream.Collectors;
  * contains request parameters (a file-write carries the bootstrap blob) or the token.
  */
 public final class PveApiException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     /** Where the call failed. */
     public enum Kind {
         /** No connection was made: the request never reached Proxmox. */

@@ -211,7 +211,7 @@ public final class PveTransport {
                     message = root.get("message").asText().strip();
                 }
                 if (root != null && root.has("errors") && root.get("errors").isObject()) {
-                    root.get("errors").fields().forEachRemaining(f -> errors.put(f.getKey(), f.getValue().asText().strip()));
+                    root.get("errors").properties().forEach(f -> errors.put(f.getKey(), f.getValue().asText().strip()));
                 }
             } catch (JsonProcessingException e) {
                 // a handler crash can answer with plain text: keep its first line

@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.backend.proxmox.client;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -13,9 +14,9 @@ import java.util.stream.Collectors;
 public final class TagList {
     private static final TagList EMPTY = new TagList(new TreeSet<>());
 
-    private final TreeSet<String> tags;
+    private final SortedSet<String> tags;
 
-    private TagList(TreeSet<String> tags) {
+    private TagList(SortedSet<String> tags) {
         this.tags = tags;
     }
 

@@ -21,7 +21,7 @@ public record VmConfig(Optional<String> name, Optional<String> description, TagL
         if (value.isEmpty()) {
             return false;
         }
-        for (String part : value.get().split(",")) {
+        for (String part : value.get().split(",", -1)) {
             String p = part.trim();
             if (!p.contains("=")) {
                 return Json.truthy(p);

@@ -13,7 +13,7 @@ class CertificateFingerprintTest {
     @Test
     void acceptsColonsBareHexSpacesAndAnyCase() {
         CertificateFingerprint bare = CertificateFingerprint.parse(HEX);
-        assertThat(CertificateFingerprint.parse(HEX.toUpperCase())).isEqualTo(bare);
+        assertThat(CertificateFingerprint.parse(HEX.toUpperCase(java.util.Locale.ROOT))).isEqualTo(bare);
         assertThat(CertificateFingerprint.parse(bare.toString())).isEqualTo(bare);
         assertThat(CertificateFingerprint.parse(bare.toString().replace(':', ' '))).isEqualTo(bare);
         assertThat(bare.toString()).hasSize(95).startsWith("5A:0F:00").endsWith(":C3");
