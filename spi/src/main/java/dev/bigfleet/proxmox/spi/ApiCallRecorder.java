@@ -10,8 +10,9 @@ import java.time.Duration;
  * of one), or, for a backend with no wire of its own, one per SPI call. {@code op} must come from a
  * small fixed set (an HTTP method and path template such as {@code GET /cluster/resources}, never a
  * path with a VMID or a machine id in it), because every distinct value becomes a metric series.
- * Report the call whether it succeeded or not, with the time it took. Calls are made from many
- * threads at once; the recorder is thread-safe and quick.
+ * Report the call whether it succeeded or not, with the time it took; an expected "not yet" (a task
+ * still running, a guest agent still booting) is {@link CallOutcome#WAITING}, not an error. Calls are
+ * made from many threads at once; the recorder is thread-safe and quick.
  */
 @FunctionalInterface
 public interface ApiCallRecorder {
@@ -24,4 +25,9 @@ public interface ApiCallRecorder {
      * @param duration how long it took
      */
     void record(String op, boolean success, Duration duration);
+
+    /** Records a call with its {@link CallOutcome}; a recorder that only counts success sees waiting as one. */
+    default void record(String op, CallOutcome outcome, Duration duration) {
+        record(op, outcome != CallOutcome.ERROR, duration);
+    }
 }

@@ -73,6 +73,14 @@ public interface ProxmoxBackend extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Optional capability: whether the substrate's API is reachable now, for the {@code
+     * bigfleet_proxmox_api_up} metric and the admin page. Cheap: called on every scrape.
+     */
+    default Optional<ApiStatus> apiStatus() {
+        return Optional.empty();
+    }
+
     /** Releases what the backend holds (threads, connections); called once, at shutdown. */
     @Override
     default void close() {}
