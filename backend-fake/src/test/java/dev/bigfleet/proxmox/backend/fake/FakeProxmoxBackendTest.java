@@ -6,6 +6,7 @@ import static dev.bigfleet.proxmox.backend.fake.Fixtures.backend;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.bootstrap;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.cloneSpec;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.target;
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,6 +17,8 @@ import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.spi.testkit.BackgroundCall;
+import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,19 +54,6 @@ class FakeProxmoxBackendTest {
         assertThat(backend.describeManaged()).containsExactly(
                 new ManagedVm(Optional.of("m-1"), NODE, 101, true),
                 new ManagedVm(Optional.of("m-2"), NODE, 102, true));
-    }
-
-    @Test
-    void cloneOfAMachineThatOwnsAVmAdoptsItInsteadOfCloningAgain() throws Exception {
-        FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm first = Fixtures.create(backend, "m-1");
-        backend.cluster().stop(first.vmid());
-
-        CreatedVm again = Fixtures.create(backend, "m-1");
-
-        assertThat(again).isEqualTo(first);
-        assertThat(backend.describeManaged()).hasSize(1);
-        assertThat(backend.cluster().vm(first.vmid()).orElseThrow().running()).isTrue();
     }
 
     @Test
@@ -107,25 +97,11 @@ class FakeProxmoxBackendTest {
         FakeProxmoxBackend backend = backend(FAST, false);
         CloneSpec spec = new CloneSpec("m-1", SMALL, "nowhere", Map.of());
 
-        assertThatThrownBy(() -> backend.cloneAndStart(spec, TestContext.forMachine("m-1")))
+        assertThatThrownBy(() -> backend.cloneAndStart(spec, forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
                 .hasMessageContaining("clone VM pve.small")
                 .hasMessageContaining("\"nowhere\" is not part of the cluster");
         assertThat(backend.describeManaged()).isEmpty();
-    }
-
-    @Test
-    void ensureRunningStartsAStoppedVmAndRejectsAnUnknownOne() throws Exception {
-        FakeProxmoxBackend backend = backend(FAST, false);
-        CreatedVm vm = Fixtures.create(backend, "m-1");
-        backend.cluster().stop(vm.vmid());
-
-        backend.ensureRunning(target("m-1", vm), TestContext.forMachine("m-1"));
-
-        assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().running()).isTrue();
-        assertThatThrownBy(() -> backend.ensureRunning(new VmTarget("m-9", NODE, 999), TestContext.forMachine("m-9")))
-                .isInstanceOf(BackendException.class)
-                .hasMessage("ensure running: VM pve1/999 does not exist");
     }
 
     @Test
@@ -134,43 +110,46 @@ class FakeProxmoxBackendTest {
         CreatedVm vm = Fixtures.create(backend, "m-1");
         VmTarget target = target("m-1", vm);
 
-        backend.applyBootstrap(bootstrap("m-1", vm, "prod-a"), TestContext.forMachine("m-1"));
+        backend.applyBootstrap(bootstrap("m-1", vm, "prod-a"), forMachine("m-1"));
         assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().clusterId()).contains("prod-a");
-        backend.awaitNodeReady(target, "prod-a", TestContext.forMachine("m-1"));
-        assertThatThrownBy(() -> backend.awaitNodeReady(target, "prod-b", TestContext.forMachine("m-1")))
+        backend.awaitNodeReady(target, "prod-a", forMachine("m-1"));
+        assertThatThrownBy(() -> backend.awaitNodeReady(target, "prod-b", forMachine("m-1")))
                 .hasMessageContaining("has not joined cluster \"prod-b\"");
 
-        backend.drain(new DrainSpec(target, "prod-a", 30), TestContext.forMachine("m-1"));
+        backend.drain(new DrainSpec(target, "prod-a", 30), forMachine("m-1"));
         assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().clusterId()).isEmpty();
         assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().running()).isTrue();
     }
 
     @Test
-    void bootstrapAndDrainRefuseAnUnknownOrStoppedVm() throws Exception {
+    void bootstrapDrainAndEnsureRunningNameTheUnknownOrStoppedVm() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
         CreatedVm vm = Fixtures.create(backend, "m-1");
         backend.cluster().stop(vm.vmid());
         VmTarget target = target("m-1", vm);
         CreatedVm ghost = new CreatedVm(NODE, 4242);
 
-        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", vm, "c"), TestContext.forMachine("m-1")))
+        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", vm, "c"), forMachine("m-1")))
                 .hasMessage("configure: VM pve1/101 is stopped");
-        assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "c", 0), TestContext.forMachine("m-1")))
+        assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "c", 0), forMachine("m-1")))
                 .hasMessage("drain: VM pve1/101 is stopped");
-        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", ghost, "c"), TestContext.forMachine("m-1")))
+        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", ghost, "c"), forMachine("m-1")))
                 .hasMessage("configure: VM pve1/4242 does not exist");
         assertThatThrownBy(() -> backend.drain(new DrainSpec(target("m-1", ghost), "c", 0),
-                TestContext.forMachine("m-1")))
+                forMachine("m-1")))
                 .hasMessage("drain: VM pve1/4242 does not exist");
+        assertThatThrownBy(() -> backend.ensureRunning(target("m-1", ghost), forMachine("m-1")))
+                .isInstanceOf(BackendException.class)
+                .hasMessage("ensure running: VM pve1/4242 does not exist");
     }
 
     @Test
     void everyCallOnAVmChecksThatItCarriesTheMachineId() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
         CreatedVm vm = Fixtures.create(backend, "m-owner");
-        backend.applyBootstrap(bootstrap("m-owner", vm, "c1"), TestContext.forMachine("m-owner"));
+        backend.applyBootstrap(bootstrap("m-owner", vm, "c1"), forMachine("m-owner"));
         VmTarget stranger = target("m-stranger", vm);
-        TestContext ctx = TestContext.forMachine("m-stranger");
+        TestOperationContext ctx = forMachine("m-stranger");
 
         assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-stranger", vm, "c2"), ctx))
                 .hasMessage("configure: VM pve1/101 carries machine id \"m-owner\", not \"m-stranger\";"
@@ -194,20 +173,17 @@ class FakeProxmoxBackendTest {
         FakeProxmoxBackend backend = backend(FAST, false);
         CreatedVm vm = Fixtures.create(backend, "m-1");
 
-        backend.ensureRunning(new VmTarget("m-1", "pve2", vm.vmid()), TestContext.forMachine("m-1"));
+        backend.ensureRunning(new VmTarget("m-1", "pve2", vm.vmid()), forMachine("m-1"));
     }
 
     @Test
-    void destroyIsIdempotentAndFreesTheMachineAndItsMemory() throws Exception {
+    void destroyFreesTheMachineAndItsMemory() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
         CreatedVm vm = Fixtures.create(backend, "m-1");
         assertThat(usedMemory(backend, NODE)).isEqualTo(4 * GIB);
 
-        backend.destroy(target("m-1", vm), TestContext.forMachine("m-1"));
-        backend.destroy(target("m-1", vm), TestContext.forMachine("m-1"));
-        backend.destroy(new VmTarget("m-never", NODE, 777), TestContext.forMachine("m-never"));
+        backend.destroy(target("m-1", vm), forMachine("m-1"));
 
-        assertThat(backend.describeManaged()).isEmpty();
         assertThat(usedMemory(backend, NODE)).isZero();
         // the machine no longer owns a VM, so a new Create clones afresh with a new VMID
         assertThat(Fixtures.create(backend, "m-1").vmid()).isEqualTo(102);
@@ -251,9 +227,9 @@ class FakeProxmoxBackendTest {
     @Test
     void cancellingTheContextStopsAStepEarly() throws Exception {
         FakeProxmoxBackend backend = backend(Duration.ofSeconds(30), false);
-        TestContext ctx = TestContext.forMachine("m-1");
+        TestOperationContext ctx = forMachine("m-1");
 
-        AsyncCall call = AsyncCall.start(() -> backend.cloneAndStart(cloneSpec("m-1"), ctx));
+        BackgroundCall call = BackgroundCall.start(() -> backend.cloneAndStart(cloneSpec("m-1"), ctx));
         Thread.sleep(50);
         ctx.cancel();
 
@@ -267,7 +243,7 @@ class FakeProxmoxBackendTest {
     void interruptingTheWorkerStopsAStepAndKeepsTheInterruptFlag() throws Exception {
         FakeProxmoxBackend backend = backend(Duration.ofSeconds(30), false);
 
-        AsyncCall call = AsyncCall.start(() -> backend.cloneAndStart(cloneSpec("m-1"), TestContext.forMachine("m-1")));
+        BackgroundCall call = BackgroundCall.start(() -> backend.cloneAndStart(cloneSpec("m-1"), forMachine("m-1")));
         Thread.sleep(50);
         call.interrupt();
 
@@ -279,9 +255,9 @@ class FakeProxmoxBackendTest {
     @Test
     void aCloneCancelledWhileStartingLeavesAStoppedVmThatTheNextCreateAdopts() throws Exception {
         FakeProxmoxBackend backend = backend(Duration.ofMillis(300), false);
-        TestContext ctx = TestContext.forMachine("m-1");
+        TestOperationContext ctx = forMachine("m-1");
 
-        AsyncCall call = AsyncCall.start(() -> backend.cloneAndStart(cloneSpec("m-1"), ctx));
+        BackgroundCall call = BackgroundCall.start(() -> backend.cloneAndStart(cloneSpec("m-1"), ctx));
         // cancel as soon as the clone step has produced the VM, i.e. during the start step
         while (backend.cluster().vm(101).isEmpty() && !call.finished()) {
             Thread.sleep(1);
@@ -295,16 +271,6 @@ class FakeProxmoxBackendTest {
 
         assertThat(adopted.vmid()).isEqualTo(101);
         assertThat(backend.describeManaged()).containsExactly(new ManagedVm(Optional.of("m-1"), NODE, 101, true));
-    }
-
-    @Test
-    void anAlreadyCancelledContextFailsBeforeAnyWork() {
-        FakeProxmoxBackend backend = backend(Duration.ofSeconds(30), false);
-        TestContext ctx = TestContext.forMachine("m-1");
-        ctx.cancel();
-
-        assertThatThrownBy(() -> backend.cloneAndStart(cloneSpec("m-1"), ctx)).hasMessageContaining("cancelled");
-        assertThat(backend.describeManaged()).isEmpty();
     }
 
     private static long usedMemory(FakeProxmoxBackend backend, String node) {

@@ -6,6 +6,7 @@ import static dev.bigfleet.proxmox.backend.fake.Fixtures.SMALL;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.backend;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.bootstrap;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.target;
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,6 +15,8 @@ import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.spi.testkit.BackgroundCall;
+import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +35,7 @@ class FaultModeTest {
         CreatedVm vm = Fixtures.create(backend, "m-1");
         VmTarget target = target("m-1", vm);
         // a short deadline: a hang or an overrun would show up as a failure or a slow test
-        TestContext ctx = TestContext.withDeadline("m-1", Duration.ofSeconds(2));
+        TestOperationContext ctx = TestOperationContext.withDeadline("m-1", Duration.ofSeconds(2));
 
         long start = System.nanoTime();
         backend.applyBootstrap(bootstrap("m-1", vm, fault.clusterId()), ctx);
@@ -47,7 +50,7 @@ class FaultModeTest {
     void withFaultsOffTheCreateLabelIsIgnored() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
 
-        CreatedVm vm = backend.cloneAndStart(faultyCreate("m-1"), TestContext.forMachine("m-1"));
+        CreatedVm vm = backend.cloneAndStart(faultyCreate("m-1"), forMachine("m-1"));
 
         assertThat(vm.vmid()).isEqualTo(101);
     }
@@ -57,7 +60,7 @@ class FaultModeTest {
         FakeProxmoxBackend backend = backend(Duration.ofMillis(20), true);
 
         long start = System.nanoTime();
-        assertThatThrownBy(() -> backend.cloneAndStart(faultyCreate("m-1"), TestContext.forMachine("m-1")))
+        assertThatThrownBy(() -> backend.cloneAndStart(faultyCreate("m-1"), forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
                 .hasMessage("clone VM pve.small: injected fault (offering label conformance.fault/create=error)");
 
@@ -70,7 +73,7 @@ class FaultModeTest {
         FakeProxmoxBackend backend = backend(FAST, true);
         CloneSpec spec = new CloneSpec("m-1", SMALL, NODE, Map.of(FaultInjector.CREATE_FAULT_LABEL, "none"));
 
-        assertThat(backend.cloneAndStart(spec, TestContext.forMachine("m-1")).vmid()).isEqualTo(101);
+        assertThat(backend.cloneAndStart(spec, forMachine("m-1")).vmid()).isEqualTo(101);
     }
 
     @Test
@@ -79,7 +82,7 @@ class FaultModeTest {
         CreatedVm vm = Fixtures.create(backend, "m-1");
 
         assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"),
-                TestContext.forMachine("m-1")))
+                forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
                 .hasMessage("run bootstrap on guest pve1/101: guest command exited 1: bootstrap hook failed:"
                         + " injected fault (cluster fault-error)");
@@ -90,9 +93,10 @@ class FaultModeTest {
     void faultTimeoutBlocksUntilCancelled() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
-        TestContext ctx = TestContext.forMachine("m-1");
+        TestOperationContext ctx = forMachine("m-1");
 
-        AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), ctx));
+        BackgroundCall call = BackgroundCall.start(
+                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), ctx));
         assertThat(call.await(Duration.ofMillis(200))).as("still hanging").isFalse();
         ctx.cancel();
 
@@ -107,8 +111,8 @@ class FaultModeTest {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
 
-        AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"),
-                TestContext.forMachine("m-1")));
+        BackgroundCall call = BackgroundCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"),
+                forMachine("m-1")));
         assertThat(call.await(Duration.ofMillis(100))).isFalse();
         call.interrupt();
 
@@ -121,9 +125,10 @@ class FaultModeTest {
     void faultSlowOkIgnoresInterruptsAndSucceedsAfterTheDeadline() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
-        TestContext ctx = TestContext.withDeadline("m-1", Duration.ofMillis(100));
+        TestOperationContext ctx = TestOperationContext.withDeadline("m-1", Duration.ofMillis(100));
 
-        AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-slow-ok"), ctx));
+        BackgroundCall call = BackgroundCall.start(
+                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-slow-ok"), ctx));
         // what the engine does at the deadline: cancel and interrupt, and a second time for good measure
         Thread.sleep(120);
         ctx.cancel();
@@ -144,11 +149,11 @@ class FaultModeTest {
         CreatedVm vm = Fixtures.create(backend, "m-1");
         VmTarget target = target("m-1", vm);
 
-        backend.applyBootstrap(bootstrap("m-1", vm, "fault-drain-error"), TestContext.forMachine("m-1"));
-        backend.awaitNodeReady(target, "fault-drain-error", TestContext.forMachine("m-1"));
+        backend.applyBootstrap(bootstrap("m-1", vm, "fault-drain-error"), forMachine("m-1"));
+        backend.awaitNodeReady(target, "fault-drain-error", forMachine("m-1"));
 
         assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "fault-drain-error", 0),
-                TestContext.forMachine("m-1")))
+                forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
                 .hasMessageStartingWith("run drain on guest pve1/101: guest command exited 1: error: cannot evict pod");
         assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().clusterId()).contains("fault-drain-error");
@@ -158,10 +163,11 @@ class FaultModeTest {
     void faultReadinessBlockConfiguresButNeverReportsReady() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
-        backend.applyBootstrap(bootstrap("m-1", vm, "fault-readiness-block"), TestContext.forMachine("m-1"));
-        TestContext ctx = TestContext.forMachine("m-1");
+        backend.applyBootstrap(bootstrap("m-1", vm, "fault-readiness-block"), forMachine("m-1"));
+        TestOperationContext ctx = forMachine("m-1");
 
-        AsyncCall call = AsyncCall.start(() -> backend.awaitNodeReady(target("m-1", vm), "fault-readiness-block", ctx));
+        BackgroundCall call = BackgroundCall.start(
+                () -> backend.awaitNodeReady(target("m-1", vm), "fault-readiness-block", ctx));
         assertThat(call.await(Duration.ofMillis(200))).as("still waiting").isFalse();
         ctx.cancel();
 
@@ -180,18 +186,19 @@ class FaultModeTest {
         List<Throwable> failures = new ArrayList<>();
 
         failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"),
-                TestContext.forMachine("m-1"))));
+                forMachine("m-1"))));
         failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-2", stopped, "c"),
-                TestContext.forMachine("m-2"))));
+                forMachine("m-2"))));
         failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-x", vm, "c"),
-                TestContext.forMachine("m-x"))));
+                forMachine("m-x"))));
         failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", new CreatedVm(NODE, 999), "c"),
-                TestContext.forMachine("m-1"))));
-        TestContext cancelled = TestContext.forMachine("m-1");
+                forMachine("m-1"))));
+        TestOperationContext cancelled = forMachine("m-1");
         cancelled.cancel();
         failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "c"), cancelled)));
-        TestContext hung = TestContext.forMachine("m-1");
-        AsyncCall call = AsyncCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), hung));
+        TestOperationContext hung = forMachine("m-1");
+        BackgroundCall call = BackgroundCall.start(
+                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), hung));
         Thread.sleep(30);
         hung.cancel();
         assertThat(call.await(Duration.ofSeconds(5))).isTrue();
@@ -210,7 +217,7 @@ class FaultModeTest {
         return new CloneSpec(machineId, SMALL, NODE, Map.of(FaultInjector.CREATE_FAULT_LABEL, "error"));
     }
 
-    private static Throwable failureOf(AsyncCall.Body body) {
+    private static Throwable failureOf(BackgroundCall.Body body) {
         try {
             body.run();
             return null;

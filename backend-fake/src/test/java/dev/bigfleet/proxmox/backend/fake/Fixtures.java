@@ -1,5 +1,7 @@
 package dev.bigfleet.proxmox.backend.fake;
 
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
+
 import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
@@ -29,7 +31,7 @@ final class Fixtures {
     }
 
     static CreatedVm create(FakeProxmoxBackend backend, String machineId) throws BackendException {
-        return backend.cloneAndStart(cloneSpec(machineId), TestContext.forMachine(machineId));
+        return backend.cloneAndStart(cloneSpec(machineId), forMachine(machineId));
     }
 
     static VmTarget target(String machineId, CreatedVm vm) {

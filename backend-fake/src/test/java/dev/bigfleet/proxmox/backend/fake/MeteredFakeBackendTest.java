@@ -4,6 +4,7 @@ import static dev.bigfleet.proxmox.backend.fake.Fixtures.backend;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.bootstrap;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.cloneSpec;
 import static dev.bigfleet.proxmox.backend.fake.Fixtures.target;
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,19 +22,19 @@ class MeteredFakeBackendTest {
 
     @Test
     void everySimulatedCallIsReportedUnderTheReferenceOperationNames() throws Exception {
-        CreatedVm vm = backend.cloneAndStart(cloneSpec("m-1"), TestContext.forMachine("m"));
-        backend.applyBootstrap(bootstrap("m-1", vm, "c1"), TestContext.forMachine("m"));
+        CreatedVm vm = backend.cloneAndStart(cloneSpec("m-1"), forMachine("m"));
+        backend.applyBootstrap(bootstrap("m-1", vm, "c1"), forMachine("m"));
         backend.describeManaged();
-        backend.destroy(target("m-1", vm), TestContext.forMachine("m"));
+        backend.destroy(target("m-1", vm), forMachine("m"));
 
         assertThat(recorded).containsExactly("CloneVM=ok", "Configure=ok", "DescribeManaged=ok", "DeleteVM=ok");
     }
 
     @Test
     void aFailedCallIsReportedAsAnError() throws Exception {
-        CreatedVm vm = backend.cloneAndStart(cloneSpec("m-2"), TestContext.forMachine("m"));
+        CreatedVm vm = backend.cloneAndStart(cloneSpec("m-2"), forMachine("m"));
         assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-2", vm, Fault.ERROR.clusterId()),
-                TestContext.forMachine("m"))).isInstanceOf(BackendException.class);
+                forMachine("m"))).isInstanceOf(BackendException.class);
 
         assertThat(recorded).containsExactly("CloneVM=ok", "Configure=error");
     }

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.pvesim.ForeignVm;
@@ -9,6 +10,7 @@ import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,21 +67,21 @@ class ApiCallFiguresTest {
                 String id = "proxmox/OnDemand/pve.small/pve1/000";
                 calls.reset();
                 cluster.sim.clearRequests();
-                CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+                CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
                 rows.add(row("Create (" + pace + ")", calls, cluster, "21 + 3M + polls"));
 
                 VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
-                TestOperation configure = TestOperation.of(id);
+                TestOperationContext configure = forMachine(id);
                 backend.ensureRunning(target, configure);
                 backend.applyBootstrap(new BootstrapSpec(target, "cluster-1", Leaks.BLOB), configure);
                 rows.add(row("Configure (" + pace + ")", calls, cluster, "10 + 3M + polls"));
 
-                TestOperation drain = TestOperation.of(id);
+                TestOperationContext drain = forMachine(id);
                 backend.ensureRunning(target, drain);
                 backend.drain(new DrainSpec(target, "cluster-1", 30), drain);
                 rows.add(row("Drain (" + pace + ")", calls, cluster, "9 + 3M + polls"));
 
-                backend.destroy(target, TestOperation.of(id));
+                backend.destroy(target, forMachine(id));
                 rows.add(row("Delete (" + pace + ")", calls, cluster, "7 + polls"));
             }
         }

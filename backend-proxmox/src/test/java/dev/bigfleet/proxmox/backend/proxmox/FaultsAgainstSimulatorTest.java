@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.pvesim.ExecResult;
@@ -77,7 +78,7 @@ class FaultsAgainstSimulatorTest {
         cluster.sim.faults().failTasks(TaskKind.CLONE, 1);
         String id = "proxmox/OnDemand/pve.small/pve1/000";
 
-        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id)));
+        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
 
         assertThat(e.getMessage()).startsWith("create: clone template 9000 -> node pve1: task failed:")
                 .contains("clone failed: simulated failure");
@@ -91,7 +92,7 @@ class FaultsAgainstSimulatorTest {
         String id = "proxmox/OnDemand/pve.small/pve1/001";
 
         long t0 = System.nanoTime();
-        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id)));
+        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
 
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(20));
         assertThat(e.getMessage()).contains("wait for guest agent on VM pve1/").contains("--agent-timeout 2s")
@@ -102,12 +103,12 @@ class FaultsAgainstSimulatorTest {
     void aHookThatExitsNonZeroFailsConfigureWithItsCodeAndStderrAndTheBlobIsStillDeleted() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/002";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         String noisy = "x".repeat(5000) + " join failed: token " + "abcdef.0123456789abcdef" + " rejected";
         cluster.sim.faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(1, "", noisy));
 
         BackendException e = failure(() -> backend.applyBootstrap(
-                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), TestOperation.of(id)));
+                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(id)));
 
         assertThat(e.getMessage())
                 .startsWith("configure: bootstrap hook \"/bin/sh /run/bigfleet-bootstrap\" on VM pve1/" + vm.vmid()
@@ -129,7 +130,7 @@ class FaultsAgainstSimulatorTest {
         cluster.sim.faults().failRequests("GET", "/nodes/pve1/tasks/.*/status", 2, 503, "busy");
         String id = "proxmox/OnDemand/pve.small/pve1/003";
 
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
 
         assertThat(clones()).singleElement().satisfies(v -> assertThat(v.vmid()).isEqualTo((int) vm.vmid()));
         assertThat(calls.failures()).isGreaterThanOrEqualTo(6);
@@ -141,8 +142,8 @@ class FaultsAgainstSimulatorTest {
         cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/9000/clone", 1);
         String id = "proxmox/OnDemand/pve.small/pve1/004";
 
-        CreatedVm first = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
-        CreatedVm retried = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm first = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm retried = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
 
         assertThat(retried).isEqualTo(first);
         assertThat(clones()).hasSize(1);
@@ -154,7 +155,7 @@ class FaultsAgainstSimulatorTest {
         cluster.sim.faults().stealNextVmid();
         String id = "proxmox/OnDemand/pve.small/pve1/005";
 
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
 
         assertThat(clones()).hasSize(2);
         VmView ours = cluster.sim.vm((int) vm.vmid()).orElseThrow();
@@ -168,9 +169,9 @@ class FaultsAgainstSimulatorTest {
         String b = "proxmox/OnDemand/pve.small/pve2/006";
         String c = "proxmox/OnDemand/pve.small/pve1/007";
 
-        assertThat(backend.cloneAndStart(SimCluster.clone(a, "pve1"), TestOperation.of(a)).vmid()).isEqualTo(5000);
-        assertThat(backend.cloneAndStart(SimCluster.clone(b, "pve2"), TestOperation.of(b)).vmid()).isEqualTo(5001);
-        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve1"), TestOperation.of(c)));
+        assertThat(backend.cloneAndStart(SimCluster.clone(a, "pve1"), forMachine(a)).vmid()).isEqualTo(5000);
+        assertThat(backend.cloneAndStart(SimCluster.clone(b, "pve2"), forMachine(b)).vmid()).isEqualTo(5001);
+        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve1"), forMachine(c)));
         assertThat(e.getMessage()).contains("no free VMID left in --vmid-range 5000-5001");
     }
 
@@ -182,15 +183,15 @@ class FaultsAgainstSimulatorTest {
                 BackendOptions.of(cluster.options()), calls));
         String a = "proxmox/OnDemand/pve.small/pve3/000";
         String b = "proxmox/OnDemand/pve.small/pve3/001";
-        backend.cloneAndStart(SimCluster.clone(a, "pve3"), TestOperation.of(a));
+        backend.cloneAndStart(SimCluster.clone(a, "pve3"), forMachine(a));
 
-        BackendException full = failure(() -> backend.cloneAndStart(SimCluster.clone(b, "pve3"), TestOperation.of(b)));
+        BackendException full = failure(() -> backend.cloneAndStart(SimCluster.clone(b, "pve3"), forMachine(b)));
         assertThat(full.getMessage()).contains("node pve3 has no room for pve.small (4096 MiB)")
                 .contains("--memory-overcommit 1.0");
 
         cluster.sim.faults().nodeOnline("pve2", false);
         String c = "proxmox/OnDemand/pve.small/pve2/000";
-        BackendException offline = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve2"), TestOperation.of(c)));
+        BackendException offline = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve2"), forMachine(c)));
         assertThat(offline.getMessage()).isEqualTo("create: node pve2 is offline");
     }
 
@@ -198,12 +199,12 @@ class FaultsAgainstSimulatorTest {
     void aFailingDrainFailsWithItsExitCode() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/008";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         cluster.sim.faults().execsMatching("kubectl drain", ExecResult.exit(1, "",
                 "error: cannot evict pod as it would violate the pod's disruption budget"));
 
         BackendException e = failure(() -> backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5),
-                TestOperation.of(id)));
+                forMachine(id)));
 
         assertThat(e.getMessage()).isEqualTo("drain: kubectl drain on VM pve1/" + vm.vmid() + " exited with code 1:"
                 + " error: cannot evict pod as it would violate the pod's disruption budget");
@@ -213,16 +214,16 @@ class FaultsAgainstSimulatorTest {
     void aVmDestroyedOutOfBandFailsConfigureAndDrainAndDeleteSucceeds() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/009";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         cluster.sim.faults().destroyVm((int) vm.vmid());
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
         BackendException e = failure(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB),
-                TestOperation.of(id)));
+                forMachine(id)));
         assertThat(e.getMessage()).isEqualTo("configure: VM pve1/" + vm.vmid() + " of machine " + id
                 + " no longer exists (destroyed outside the provider?)");
-        failure(() -> backend.drain(new DrainSpec(target, "c", 5), TestOperation.of(id)));
-        backend.destroy(target, TestOperation.of(id));
+        failure(() -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)));
+        backend.destroy(target, forMachine(id));
         assertThat(backend.describeManaged()).isEmpty();
     }
 
@@ -230,7 +231,7 @@ class FaultsAgainstSimulatorTest {
     void aVmidReusedByAForeignVmIsNeverTouched() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/010";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         cluster.sim.faults().destroyVm((int) vm.vmid());
         cluster.sim.faults().createForeignVm(ForeignVm.of((int) vm.vmid(), "pve1").withPower(PowerState.RUNNING)
                 .withDescription("database server, do not touch"));
@@ -238,10 +239,10 @@ class FaultsAgainstSimulatorTest {
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
         for (ThrowingCall call : List.<ThrowingCall>of(
-                () -> backend.ensureRunning(target, TestOperation.of(id)),
-                () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), TestOperation.of(id)),
-                () -> backend.drain(new DrainSpec(target, "c", 5), TestOperation.of(id)),
-                () -> backend.destroy(target, TestOperation.of(id)))) {
+                () -> backend.ensureRunning(target, forMachine(id)),
+                () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)),
+                () -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)),
+                () -> backend.destroy(target, forMachine(id)))) {
             assertThat(failure(call).getMessage()).contains("VM pve1/" + vm.vmid() + " is not machine " + id + "'s")
                     .contains("left untouched");
         }

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +14,7 @@ import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -53,7 +55,7 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void createClonesAMarkedSizedRunningVmWithItsAgentUp() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve2/000";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve2"), TestOperation.of(id));
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve2"), forMachine(id));
 
         VmView vm = vm(created.vmid());
         assertThat(created.node()).isEqualTo("pve2");
@@ -78,7 +80,7 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void configureWritesTheBlobPrivatelyRunsTheHookAndDeletesTheBlob() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/000";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         AtomicReference<GuestFile> atHook = new AtomicReference<>();
         cluster.sim.faults().guestCommands((guest, argv, input) -> {
             if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
@@ -88,7 +90,7 @@ class LifecycleAgainstSimulatorTest {
         });
 
         VmTarget target = new VmTarget(id, created.node(), created.vmid());
-        TestOperation op = TestOperation.of(id);
+        TestOperationContext op = forMachine(id);
         backend.ensureRunning(target, op);
         backend.applyBootstrap(new BootstrapSpec(target, "cluster-1", Leaks.BLOB), op);
 
@@ -101,7 +103,7 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void aBlobLargerThanOneAgentWriteArrivesWhole() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/001";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         byte[] blob = new byte[150_000];
         new Random(7).nextBytes(blob);
         AtomicReference<GuestFile> atHook = new AtomicReference<>();
@@ -113,7 +115,7 @@ class LifecycleAgainstSimulatorTest {
         });
 
         backend.applyBootstrap(new BootstrapSpec(new VmTarget(id, created.node(), created.vmid()), "c", blob),
-                TestOperation.of(id));
+                forMachine(id));
 
         assertThat(atHook.get().content()).isEqualTo(blob);
         assertThat(atHook.get().modeOctal()).isEqualTo("0600");
@@ -123,9 +125,9 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void drainRunsKubectlBoundedByTheGracePeriodWithoutHidingFailures() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/002";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         VmTarget target = new VmTarget(id, created.node(), created.vmid());
-        TestOperation op = TestOperation.of(id);
+        TestOperationContext op = forMachine(id);
 
         backend.ensureRunning(target, op);
         backend.drain(new DrainSpec(target, "cluster-1", 30), op);
@@ -137,56 +139,16 @@ class LifecycleAgainstSimulatorTest {
     }
 
     @Test
-    void deleteStopsAndDestroysTheVm() throws Exception {
-        String id = "proxmox/OnDemand/pve.small/pve1/003";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
-
-        backend.destroy(new VmTarget(id, created.node(), created.vmid()), TestOperation.of(id));
-
-        assertThat(cluster.sim.vm((int) created.vmid())).isEmpty();
-        assertThat(backend.describeManaged()).isEmpty();
-        // already gone: still a success
-        backend.destroy(new VmTarget(id, created.node(), created.vmid()), TestOperation.of(id));
-    }
-
-    @Test
-    void aStoppedVmIsStartedAgainBeforeConfigure() throws Exception {
-        String id = "proxmox/OnDemand/pve.small/pve1/004";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
-        cluster.sim.faults().setPower((int) created.vmid(), PowerState.STOPPED);
-
-        VmTarget target = new VmTarget(id, created.node(), created.vmid());
-        TestOperation op = TestOperation.of(id);
-        backend.ensureRunning(target, op);
-        backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), op);
-
-        assertThat(vm(created.vmid()).running()).isTrue();
-    }
-
-    @Test
-    void aRetriedCreateAdoptsTheMachinesVmInsteadOfCloningAgain() throws Exception {
-        String id = "proxmox/OnDemand/pve.small/pve1/005";
-        CreatedVm first = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
-        cluster.sim.faults().setPower((int) first.vmid(), PowerState.STOPPED);
-
-        CreatedVm again = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
-
-        assertThat(again).isEqualTo(first);
-        assertThat(vm(first.vmid()).running()).isTrue();
-        assertThat(cluster.sim.vms().stream().filter(v -> !v.template())).hasSize(1);
-    }
-
-    @Test
     void aVmMovedByHaIsFoundByVmid() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/006";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), TestOperation.of(id));
+        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         cluster.sim.faults().migrateVm((int) created.vmid(), "pve2");
 
         VmTarget stale = new VmTarget(id, "pve1", created.vmid());
-        TestOperation op = TestOperation.of(id);
+        TestOperationContext op = forMachine(id);
         backend.ensureRunning(stale, op);
         backend.applyBootstrap(new BootstrapSpec(stale, "c", Leaks.BLOB), op);
-        backend.destroy(stale, TestOperation.of(id));
+        backend.destroy(stale, forMachine(id));
 
         assertThat(cluster.sim.vm((int) created.vmid())).isEmpty();
     }
@@ -195,8 +157,8 @@ class LifecycleAgainstSimulatorTest {
     void describeListsThisProvidersVmsAndRereadsNothingOnTheNextPass() throws Exception {
         String a = "proxmox/OnDemand/pve.small/pve1/007";
         String b = "proxmox/OnDemand/pve.small/pve2/007";
-        CreatedVm va = backend.cloneAndStart(SimCluster.clone(a, "pve1"), TestOperation.of(a));
-        CreatedVm vb = backend.cloneAndStart(SimCluster.clone(b, "pve2"), TestOperation.of(b));
+        CreatedVm va = backend.cloneAndStart(SimCluster.clone(a, "pve1"), forMachine(a));
+        CreatedVm vb = backend.cloneAndStart(SimCluster.clone(b, "pve2"), forMachine(b));
 
         calls.reset();
         List<ManagedVm> vms = backend.describeManaged();
@@ -225,8 +187,8 @@ class LifecycleAgainstSimulatorTest {
                 .withPower(PowerState.RUNNING).inPool(SimCluster.POOL));
 
         assertThat(backend.describeManaged()).containsExactly(new ManagedVm(Optional.empty(), "pve2", 4242, true));
-        backend.destroy(new VmTarget("", "pve2", 4242), TestOperation.of(""));
-        assertThatThrownBy(() -> backend.destroy(new VmTarget("", "pve2", 4243), TestOperation.of("")))
+        backend.destroy(new VmTarget("", "pve2", 4242), forMachine(""));
+        assertThatThrownBy(() -> backend.destroy(new VmTarget("", "pve2", 4243), forMachine("")))
                 .hasMessageContaining("left untouched");
 
         assertThat(cluster.sim.vm(4242)).isEmpty();

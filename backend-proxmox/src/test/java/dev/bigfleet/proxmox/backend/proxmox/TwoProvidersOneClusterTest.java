@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,20 +50,20 @@ class TwoProvidersOneClusterTest {
                 ProxmoxBackend b = cluster.backend(labelB, new CountingRecorder())) {
             String idA = labelA + "/OnDemand/pve.small/pve1/000";
             String idB = labelB + "/OnDemand/pve.small/pve1/000";
-            CreatedVm vmA = a.cloneAndStart(SimCluster.clone(idA, "pve1"), TestOperation.of(idA));
-            CreatedVm vmB = b.cloneAndStart(SimCluster.clone(idB, "pve1"), TestOperation.of(idB));
+            CreatedVm vmA = a.cloneAndStart(SimCluster.clone(idA, "pve1"), forMachine(idA));
+            CreatedVm vmB = b.cloneAndStart(SimCluster.clone(idB, "pve1"), forMachine(idB));
 
             assertThat(a.describeManaged()).containsExactly(new ManagedVm(Optional.of(idA), "pve1", vmA.vmid(), true));
             assertThat(b.describeManaged()).containsExactly(new ManagedVm(Optional.of(idB), "pve1", vmB.vmid(), true));
 
             // B holding a stale ref to A's VMID, under either machine id, may not destroy it
-            assertThatThrownBy(() -> b.destroy(new VmTarget(idB, "pve1", vmA.vmid()), TestOperation.of(idB)))
+            assertThatThrownBy(() -> b.destroy(new VmTarget(idB, "pve1", vmA.vmid()), forMachine(idB)))
                     .isInstanceOf(BackendException.class).hasMessageContaining("left untouched");
-            assertThatThrownBy(() -> b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), TestOperation.of(idA)))
+            assertThatThrownBy(() -> b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA)))
                     .isInstanceOf(BackendException.class).hasMessageContaining("left untouched");
             assertThat(cluster.sim.vm((int) vmA.vmid())).hasValueSatisfying(v -> assertThat(v.running()).isTrue());
 
-            a.destroy(new VmTarget(idA, "pve1", vmA.vmid()), TestOperation.of(idA));
+            a.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA));
             assertThat(a.describeManaged()).isEmpty();
             assertThat(b.describeManaged()).hasSize(1);
         }

@@ -4,127 +4,169 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.cfg.PackageVersion;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineRef;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
+import dev.bigfleet.proxmox.server.ProcessHarness;
 import dev.bigfleet.proxmox.server.ProviderMain;
 import dev.bigfleet.proxmox.server.RunningProvider;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
+import dev.bigfleet.proxmox.spi.BackendSpi;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import java.io.File;
-import java.io.IOException;
-import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A backend jar built outside the reactor is found in --plugin-dir and selected by name. */
+/**
+ * A backend plugin built outside the server, the example of {@code examples/backend-example}, is
+ * found in {@code --plugin-dir}, selected by name, configured with {@code --backend-opt} or {@code
+ * --backend-config}, and runs in a class loader of its own, next to the server's libraries.
+ */
 class PluginDirTest {
-    private static final String FACTORY_SOURCE = """
-            package example.plugin;
-
-            import dev.bigfleet.proxmox.spi.*;
-            import java.util.List;
-
-            public final class EchoBackendFactory implements ProxmoxBackendFactory {
-                public int spiVersion() { return BackendSpi.VERSION; }
-
-                public String name() { return "echo-plugin"; }
-
-                public ProxmoxBackend create(BackendContext context) {
-                    return new ProxmoxBackend() {
-                        public CreatedVm cloneAndStart(CloneSpec spec, OperationContext c) { return new CreatedVm("plugin-node", 4242); }
-                        public void ensureRunning(VmTarget t, OperationContext c) {}
-                        public void applyBootstrap(BootstrapSpec s, OperationContext c) {}
-                        public void drain(DrainSpec s, OperationContext c) {}
-                        public void destroy(VmTarget t, OperationContext c) {}
-                        public List<ManagedVm> describeManaged() { return List.of(); }
-                        public List<NodeStatus> nodes() { return List.of(); }
-                    };
-                }
-            }
-            """;
-
     @TempDir
     Path work;
 
-    private Path buildPluginJar() throws IOException {
-        Path src = work.resolve("src/example/plugin/EchoBackendFactory.java");
-        Files.createDirectories(src.getParent());
-        Files.writeString(src, FACTORY_SOURCE);
-        Path classes = work.resolve("classes");
-        Files.createDirectories(classes);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "-d", classes.toString(),
-                "-classpath", System.getProperty("java.class.path"), src.toString());
-        assertThat(rc).as("plugin compiles").isZero();
-        Path pluginDir = work.resolve("plugins");
-        Files.createDirectories(pluginDir);
-        Path jar = pluginDir.resolve("echo-plugin.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
-                Stream<Path> files = Files.walk(classes)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
-                Files.copy(f, out);
-                out.closeEntry();
-            }
-            out.putNextEntry(new JarEntry("META-INF/services/dev.bigfleet.proxmox.spi.ProxmoxBackendFactory"));
-            OutputStream o = out;
-            o.write("example.plugin.EchoBackendFactory\n".getBytes(StandardCharsets.UTF_8));
-            out.closeEntry();
-        }
-        return pluginDir;
+    private static List<String> args(Path plugins, String... extra) {
+        List<String> args = new ArrayList<>(List.of("--plugin-dir", plugins.toString(), "--proxmox-backend",
+                ExamplePlugin.NAME, "--addr", "127.0.0.1:0", "--metrics-addr", "", "--seed-count", "4",
+                "--reconcile-interval", "0"));
+        args.addAll(List.of(extra));
+        return args;
     }
 
-    @Test
-    void aBackendJarInThePluginDirIsDiscoveredAndDrivesCreates() throws Exception {
-        Path pluginDir = buildPluginJar();
-        try (RunningProvider provider = ProviderMain.start("--plugin-dir", pluginDir.toString(),
-                "--proxmox-backend", "echo-plugin", "--addr", "127.0.0.1:0", "--metrics-addr", "",
-                "--seed-count", "4")) {
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort()).usePlaintext().build();
-            try {
-                var stub = CapacityProviderGrpc.newBlockingStub(channel);
-                Machine slot = stub.list(ListFilter.getDefaultInstance()).getMachines(0);
-                stub.create(CreateRequest.newBuilder().setMachineId(slot.getId()).build());
-                await().atMost(Duration.ofSeconds(10)).until(() ->
-                        stub.get(MachineRef.newBuilder().setId(slot.getId()).build()).getState() == MachineState.MACHINE_STATE_IDLE);
-                Machine idle = stub.get(MachineRef.newBuilder().setId(slot.getId()).build());
-                assertThat(idle.getHost().getRef()).isEqualTo("plugin-node/4242");
-            } finally {
-                channel.shutdownNow();
-            }
+    private static RunningProvider start(List<String> args) throws Exception {
+        return ProviderMain.start(args.toArray(String[]::new));
+    }
+
+    /** Creates the first slot over gRPC and waits until it is IDLE; returns it. */
+    private static Machine createToIdle(RunningProvider provider) {
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort()).usePlaintext()
+                .build();
+        try {
+            var stub = CapacityProviderGrpc.newBlockingStub(channel);
+            Machine slot = stub.list(ListFilter.getDefaultInstance()).getMachines(0);
+            MachineRef ref = MachineRef.newBuilder().setId(slot.getId()).build();
+            stub.create(CreateRequest.newBuilder().setMachineId(slot.getId()).build());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> stub.get(ref).getState() != MachineState.MACHINE_STATE_CREATING);
+            Machine idle = stub.get(ref);
+            assertThat(idle.getState()).as("the Create's outcome; last_error: %s", idle.getLastError())
+                    .isEqualTo(MachineState.MACHINE_STATE_IDLE);
+            return idle;
+        } finally {
+            channel.shutdownNow();
         }
     }
 
     @Test
-    void withoutThePluginDirTheNameIsUnknownAndTheErrorListsWhatWasFound() {
-        assertThatThrownBy(() -> ProviderMain.start("--proxmox-backend", "echo-plugin", "--addr", "127.0.0.1:0",
+    void theExamplePluginIsLoadedFromThePluginDirAndDrivesACreateToIdle() throws Exception {
+        Path state = work.resolve("vms.json");
+        try (RunningProvider provider = start(args(ExamplePlugin.directory(),
+                "--backend-opt", "boot-delay=20ms", "--backend-opt", "state-file=" + state))) {
+            Machine idle = createToIdle(provider);
+
+            assertThat(idle.getHost().getRef()).as("host of the created machine")
+                    .matches("\\Q" + idle.getZone() + "\\E/\\d+");
+            assertThat(Files.readString(state, StandardCharsets.UTF_8)).as("the plugin's state file")
+                    .contains("\"machine_id\" : \"" + idle.getId() + "\"")
+                    .contains("\"vmid\" : " + idle.getHost().getRef().substring(idle.getZone().length() + 1));
+        }
+    }
+
+    @Test
+    void thePluginRunsOnItsOwnJacksonWhileTheServerRunsOnAnother() throws Exception {
+        String serverJackson = PackageVersion.VERSION.toString();
+        Path state = work.resolve("vms.json");
+        Path config = work.resolve("backend.json");
+        Files.writeString(config, "{\"boot-delay\": \"0s\", \"state-file\": \"" + state + "\"}",
+                StandardCharsets.UTF_8);
+        List<String> args = args(ExamplePlugin.directory(), "--backend-config", config.toString());
+        args.set(args.indexOf("--metrics-addr") + 1, "127.0.0.1:0");
+
+        try (RunningProvider provider = start(args)) {
+            createToIdle(provider);
+            // the server's own Jackson renders its JSON API in the same JVM meanwhile
+            HttpResponse<String> summary = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + provider.httpPort().orElseThrow() + "/api/v1/summary")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(summary.statusCode()).isEqualTo(200);
+            assertThat(summary.body()).contains("\"backend\":\"" + ExamplePlugin.NAME + "\"");
+        }
+
+        assertThat(serverJackson).as("the server's jackson-databind").isNotEqualTo(ExamplePlugin.JACKSON);
+        assertThat(Files.readString(state, StandardCharsets.UTF_8)).as("the state file the plugin wrote")
+                .contains("\"written_by\" : \"backend-example with jackson-databind " + ExamplePlugin.JACKSON + "\"");
+    }
+
+    @Test
+    void anUnknownOptionOfThePluginIsRefusedNamingTheKeyTheBackendAndTheNearestOne() throws Exception {
+        Path plugins = ExamplePlugin.directory();
+        Path config = work.resolve("backend.json");
+        Files.writeString(config, "{\"boot-dealy\": \"1s\"}", StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> start(args(plugins, "--backend-opt", "stat-file=/var/lib/example/vms.json")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--backend-opt stat-file: backend example has no option \"stat-file\" (did you mean"
+                        + " \"state-file\"?); its options: state-file, boot-delay");
+        assertThatThrownBy(() -> start(args(plugins, "--backend-config", config.toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--backend-config " + config + ": \"boot-dealy\": backend example has no option"
+                        + " \"boot-dealy\" (did you mean \"boot-delay\"?); its options: state-file, boot-delay");
+    }
+
+    @Test
+    void aPluginBuiltForAnotherSpiVersionIsRefusedAtStartupWithOneLine() throws Exception {
+        Path plugins = work.resolve("plugins");
+        Path jar = PluginJar.write(plugins.resolve("future-plugin.jar"), FutureSpiBackendFactory.class);
+
+        try (ProcessHarness provider = ProcessHarness.start("--plugin-dir", plugins.toString(),
+                "--proxmox-backend", "future", "--addr", "127.0.0.1:0", "--metrics-addr", "")) {
+            assertThat(provider.awaitExit(Duration.ofSeconds(60))).as("exit code").isEqualTo(1);
+            assertThat(provider.stderr).as("stderr of the refused start").filteredOn(l -> l.startsWith("error: "))
+                    .containsExactly("error: --plugin-dir: backend plugin " + jar + " ("
+                            + FutureSpiBackendFactory.class.getName() + ") speaks backend SPI version "
+                            + FutureSpiBackendFactory.SPI_VERSION + "; this provider supports version "
+                            + BackendSpi.VERSION);
+        }
+    }
+
+    @Test
+    void withoutThePluginDirTheExampleIsUnknownAndNotOnTheServersClassPath() {
+        assertThatThrownBy(() -> ProviderMain.start("--proxmox-backend", ExamplePlugin.NAME, "--addr", "127.0.0.1:0",
                 "--metrics-addr", ""))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("--proxmox-backend: unknown backend \"echo-plugin\" (found: ")
+                .hasMessageStartingWith("--proxmox-backend: unknown backend \"example\" (found: ")
                 .hasMessageContaining("fake")
-                .hasMessageNotContaining("echo-plugin,");
+                .hasMessageNotContaining("example,");
+        assertThatThrownBy(() -> Class.forName(ExamplePlugin.FACTORY, false, getClass().getClassLoader()))
+                .isInstanceOf(ClassNotFoundException.class);
     }
 
     @Test
     void thePluginDirAddsToTheBuiltInBackends() throws Exception {
-        Path pluginDir = buildPluginJar();
-        BackendRegistry registry = BackendRegistry.discover(Optional.of(pluginDir));
-        assertThat(List.of(registry.require("fake"), registry.require("echo-plugin"))).hasSize(2);
+        Path plugins = ExamplePlugin.directory();
+
+        BackendRegistry registry = BackendRegistry.discover(Optional.of(plugins));
+
+        assertThat(registry.require("fake").origin()).isEqualTo(BackendRegistry.CLASS_PATH);
+        assertThat(registry.require(ExamplePlugin.NAME).origin())
+                .isEqualTo(plugins.resolve("backend-example").toString());
+        assertThat(registry.require(ExamplePlugin.NAME).options()).extracting(o -> o.name())
+                .containsExactly("state-file", "boot-delay");
     }
 }

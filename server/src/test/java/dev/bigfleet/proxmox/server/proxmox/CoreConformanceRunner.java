@@ -8,6 +8,7 @@ import dev.bigfleet.proxmox.conformance.support.ProviderClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -42,6 +43,28 @@ public final class CoreConformanceRunner {
             ProviderClient.closeAll();
         }
         System.exit(failed == 0 ? 0 : 1);
+    }
+
+    /**
+     * Runs the suite against {@code target} in a child JVM on this JVM's class path, its output in
+     * {@code report}; returns its exit code.
+     */
+    public static int runInOwnJvm(String target, Path report) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(CoreConformanceRunner.class.getName());
+        command.add(target);
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(report.toFile())
+                .start();
+        if (!p.waitFor(20, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("the conformance suite did not finish within 20 minutes; see " + report);
+        }
+        return p.exitValue();
     }
 
     private static int run() {

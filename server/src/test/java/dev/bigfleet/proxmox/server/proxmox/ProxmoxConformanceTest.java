@@ -10,9 +10,7 @@ import dev.bigfleet.proxmox.server.RunningProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +51,7 @@ class ProxmoxConformanceTest {
                         "--agent-timeout", "1m")) {
             Path report = Path.of("target", "proxmox-conformance.txt").toAbsolutePath();
             Files.createDirectories(report.getParent());
-            int exit = runSuite("127.0.0.1:" + provider.grpcPort(), report);
+            int exit = CoreConformanceRunner.runInOwnJvm("127.0.0.1:" + provider.grpcPort(), report);
             List<String> lines = Files.readAllLines(report, StandardCharsets.UTF_8);
             String summary = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
             List<String> failures = lines.stream().filter(l -> l.startsWith("FAILED ")).toList();
@@ -63,23 +61,5 @@ class ProxmoxConformanceTest {
             assertThat(sim.vms().stream().filter(v -> !v.template())).as("VMs the suite made through the backend")
                     .isNotEmpty();
         }
-    }
-
-    private static int runSuite(String target, Path report) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(CoreConformanceRunner.class.getName());
-        command.add(target);
-        Process p = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(report.toFile())
-                .start();
-        if (!p.waitFor(20, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError("the conformance suite did not finish within 20 minutes; see " + report);
-        }
-        return p.exitValue();
     }
 }

@@ -1,13 +1,17 @@
-package dev.bigfleet.proxmox.backend.fake;
+package dev.bigfleet.proxmox.spi.testkit;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a backend call on its own thread, so a test can interrupt it and inspect how it ended. */
-final class AsyncCall {
+/**
+ * A backend call run on a thread of its own, so a test can cancel or interrupt it while it is in
+ * flight, as the engine does at a deadline, and then see how and when it ended.
+ */
+public final class BackgroundCall {
+    /** The call; anything it throws is kept as {@link #failure()}. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void run() throws Exception;
     }
 
@@ -18,7 +22,7 @@ final class AsyncCall {
     private volatile boolean interruptedAtEnd;
     private volatile long finishedNanos;
 
-    private AsyncCall(Body body) {
+    private BackgroundCall(Body body) {
         thread = new Thread(() -> {
             try {
                 body.run();
@@ -29,38 +33,43 @@ final class AsyncCall {
                 finishedNanos = System.nanoTime();
                 done.countDown();
             }
-        }, "async-call");
+        }, "background-call");
         thread.setDaemon(true);
     }
 
-    static AsyncCall start(Body body) {
-        AsyncCall call = new AsyncCall(body);
+    /** Starts {@code body} at once on a new daemon thread. */
+    public static BackgroundCall start(Body body) {
+        BackgroundCall call = new BackgroundCall(body);
         call.thread.start();
         return call;
     }
 
-    void interrupt() {
+    /** Interrupts the thread running the call. */
+    public void interrupt() {
         thread.interrupt();
     }
 
     /** Whether the call ended within {@code wait}. */
-    boolean await(Duration wait) throws InterruptedException {
+    public boolean await(Duration wait) throws InterruptedException {
         return done.await(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    boolean finished() {
+    public boolean finished() {
         return done.getCount() == 0;
     }
 
-    Throwable failure() {
+    /** What the call threw, or null when it returned normally (or is still running). */
+    public Throwable failure() {
         return failure;
     }
 
-    boolean interruptedAtEnd() {
+    /** Whether the thread's interrupt flag was set when the call ended. */
+    public boolean interruptedAtEnd() {
         return interruptedAtEnd;
     }
 
-    Duration elapsed() {
+    /** From start to end of the call; only meaningful once it {@link #finished()}. */
+    public Duration elapsed() {
         return Duration.ofNanos(finishedNanos - startedNanos);
     }
 }

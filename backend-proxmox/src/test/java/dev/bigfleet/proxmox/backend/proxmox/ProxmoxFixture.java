@@ -1,0 +1,75 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.pvesim.ExecResult;
+import dev.bigfleet.proxmox.pvesim.PowerState;
+import dev.bigfleet.proxmox.pvesim.TaskKind;
+import dev.bigfleet.proxmox.pvesim.VmView;
+import dev.bigfleet.proxmox.spi.ApiCallRecorder;
+import dev.bigfleet.proxmox.spi.CloneSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.testkit.BackendFixture;
+import dev.bigfleet.proxmox.spi.testkit.GuestFailure;
+import java.time.Duration;
+
+/**
+ * The real backend, built through its factory, against a simulated cluster of its own over HTTPS;
+ * scenes are set with the simulator's out-of-band changes and faults.
+ */
+final class ProxmoxFixture implements BackendFixture {
+    private static final String CLUSTER = "contract-cluster";
+
+    private final SimCluster cluster = SimCluster.start();
+
+    @Override
+    public ProxmoxBackend createBackend(ApiCallRecorder apiCalls) throws Exception {
+        return cluster.backend("proxmox", apiCalls);
+    }
+
+    @Override
+    public CloneSpec cloneSpec(String machineId) {
+        return SimCluster.clone(machineId, "pve1");
+    }
+
+    @Override
+    public void stopVm(CreatedVm vm) {
+        cluster.sim.faults().setPower((int) vm.vmid(), PowerState.STOPPED);
+    }
+
+    @Override
+    public boolean isRunning(CreatedVm vm) {
+        return cluster.sim.vm((int) vm.vmid()).map(VmView::running).orElse(false);
+    }
+
+    @Override
+    public boolean exists(CreatedVm vm) {
+        return cluster.sim.vm((int) vm.vmid()).isPresent();
+    }
+
+    /** The hook is {@code --bootstrap-exec} (default /bin/sh) on {@code --bootstrap-path}. */
+    @Override
+    public GuestFailure failBootstrap(CreatedVm vm) {
+        cluster.sim.faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$",
+                ExecResult.exit(3, "", "kubeadm: the join was refused"));
+        return new GuestFailure(CLUSTER, 3);
+    }
+
+    @Override
+    public GuestFailure failDrain(CreatedVm vm) {
+        cluster.sim.faults().execsMatching("kubectl drain", ExecResult.exit(2, "",
+                "error: cannot evict pod as it would violate the pod's disruption budget"));
+        return new GuestFailure(CLUSTER, 2);
+    }
+
+    /** A full clone is a Proxmox task the backend waits for. */
+    @Override
+    public boolean slowDownCreates(Duration atLeast) {
+        cluster.sim.faults().slowTasks(TaskKind.CLONE, 1, atLeast);
+        return true;
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}
