@@ -43,6 +43,16 @@ public interface ProxmoxBackendFactory {
     }
 
     /**
+     * Keys an {@code --instance-types} entry may carry for this backend, beside {@code vcpu}, {@code
+     * memory_mib} and {@code template_vmid}; their values reach it as JSON text in {@link
+     * dev.bigfleet.proxmox.api.InstanceType#settings()}. Any other key stops startup, naming the
+     * nearest known one.
+     */
+    default List<String> instanceTypeSettings() {
+        return List.of();
+    }
+
+    /**
      * Whether {@code --proxmox-backend auto} picks this backend for these options (the real backend
      * claims it when an API URL is set). Options are those of this backend's declared flags that the
      * operator set.

@@ -1,10 +1,12 @@
 package dev.bigfleet.proxmox.server.config;
 
-import dev.bigfleet.proxmox.server.startup.ConfigException;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,47 +15,84 @@ import java.util.Map;
 
 /**
  * The {@code --instance-types} file: a JSON object of type name →
- * {@code {"vcpu": 2, "memory_mib": 4096, "template_vmid": 9000}}. It replaces the built-in catalog.
+ * {@code {"vcpu": 2, "memory_mib": 4096, "template_vmid": 9000, ...}}. It replaces the built-in
+ * catalog. Keys beyond the three of every backend are the selected backend's ({@link
+ * InstanceType#settings()}); any other key is a mistake, named with the nearest known key.
  */
 public final class CatalogFile {
-    /** One entry as written in the file. */
-    record Entry(
-            @JsonProperty("vcpu") Integer vcpu,
-            @JsonProperty("memory_mib") Long memoryMib,
-            @JsonProperty("template_vmid") Long templateVmid) {}
+    private static final String FLAG = "--instance-types";
+    private static final String VCPU = "vcpu";
+    private static final String MEMORY = "memory_mib";
+    private static final String TEMPLATE = "template_vmid";
 
     private CatalogFile() {}
 
-    public static InstanceTypeCatalog load(Path path, long defaultTemplateVmid) throws ConfigException {
-        Map<String, Entry> entries = JsonFiles.read("--instance-types", path,
-                new TypeReference<LinkedHashMap<String, Entry>>() {});
+    /** @param backendKeys the keys the selected backend reads from an entry */
+    public static InstanceTypeCatalog load(Path path, long defaultTemplateVmid, List<String> backendKeys)
+            throws ConfigException {
+        LinkedHashMap<String, JsonNode> entries = JsonFiles.read(FLAG, path,
+                new TypeReference<LinkedHashMap<String, JsonNode>>() {});
         if (entries.isEmpty()) {
-            throw new ConfigException("--instance-types " + path + ": the catalog has no instance types");
+            throw new ConfigException(FLAG + " " + path + ": the catalog has no instance types");
         }
+        List<String> known = new ArrayList<>(List.of(VCPU, MEMORY, TEMPLATE));
+        known.addAll(backendKeys);
         List<InstanceType> types = new ArrayList<>();
-        for (Map.Entry<String, Entry> e : entries.entrySet()) {
+        for (Map.Entry<String, JsonNode> e : entries.entrySet()) {
             String name = e.getKey();
-            Entry entry = e.getValue();
-            String where = "--instance-types " + path + ": \"" + name + "\"";
-            if (entry == null) {
-                throw new ConfigException(where + " is null");
+            String where = FLAG + " " + path + ": \"" + name + "\"";
+            if (e.getValue() == null || !e.getValue().isObject()) {
+                throw new ConfigException(where + " must be an object of vcpu, memory_mib and template_vmid");
             }
             if (name.isBlank() || name.contains("/") || name.chars().anyMatch(Character::isWhitespace)) {
                 throw new ConfigException(where + ": a type name must be non-empty, without '/' or spaces");
             }
-            if (entry.vcpu() == null || entry.vcpu() <= 0) {
+            ObjectNode entry = (ObjectNode) e.getValue();
+            Map<String, String> settings = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> field : entry.properties()) {
+                String key = field.getKey();
+                if (!known.contains(key)) {
+                    throw new ConfigException(where + ": unknown key \"" + key + "\"" + NearestName.hint(key, known));
+                }
+                if (backendKeys.contains(key)) {
+                    settings.put(key, text(field.getValue()));
+                }
+            }
+            long vcpu = whole(entry, VCPU, where);
+            if (vcpu <= 0 || vcpu > Integer.MAX_VALUE) {
                 throw new ConfigException(where + ": vcpu must be > 0");
             }
-            if (entry.memoryMib() == null || entry.memoryMib() <= 0) {
+            long memory = whole(entry, MEMORY, where);
+            if (memory <= 0) {
                 throw new ConfigException(where + ": memory_mib must be > 0");
             }
-            long template = entry.templateVmid() == null || entry.templateVmid() == 0
-                    ? defaultTemplateVmid : entry.templateVmid();
+            long template = entry.has(TEMPLATE) ? whole(entry, TEMPLATE, where) : 0;
             if (template < 0) {
                 throw new ConfigException(where + ": template_vmid must be > 0");
             }
-            types.add(new InstanceType(name, entry.vcpu(), entry.memoryMib(), template));
+            types.add(new InstanceType(name, (int) vcpu, memory, template == 0 ? defaultTemplateVmid : template,
+                    settings));
         }
         return new InstanceTypeCatalog(types);
+    }
+
+    /** A whole number; missing is 0. */
+    private static long whole(ObjectNode entry, String key, String where) throws ConfigException {
+        JsonNode v = entry.get(key);
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw new ConfigException(where + ": " + key + " must be a whole number");
+        }
+        return v.longValue();
+    }
+
+    private static String text(JsonNode value) throws ConfigException {
+        try {
+            return JsonFiles.writer().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("cannot re-encode a JSON value: " + e.getOriginalMessage(), e);
+        }
     }
 }

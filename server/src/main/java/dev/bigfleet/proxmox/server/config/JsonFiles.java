@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,13 +22,21 @@ final class JsonFiles {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .build()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
             .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
             .configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false);
 
     private JsonFiles() {}
 
     static <T> T read(String flag, Path path, TypeReference<T> type) throws ConfigException {
+        return read(flag, path, type, "entry");
+    }
+
+    /**
+     * Reads the file as {@code type}. An unknown key is named with its entry ({@code entryNoun #N} for
+     * an array element) and the nearest known key; a syntax error with its line and column only.
+     */
+    static <T> T read(String flag, Path path, TypeReference<T> type, String entryNoun) throws ConfigException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
@@ -42,6 +51,11 @@ final class JsonFiles {
                 throw new ConfigException(flag + " " + path + ": the file holds JSON null");
             }
             return value;
+        } catch (UnrecognizedPropertyException e) {
+            List<String> known = e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList();
+            String entry = entryOf(e, entryNoun);
+            throw new ConfigException(flag + " " + path + ": " + (entry.isEmpty() ? "" : entry + ": ") + "unknown key \""
+                    + e.getPropertyName() + "\"" + NearestName.hint(e.getPropertyName(), known));
         } catch (JsonProcessingException e) {
             // the parser's own message quotes the file's text, which may hold a secret: say where, not what
             String where = e.getLocation() == null ? ""
@@ -50,6 +64,23 @@ final class JsonFiles {
         } catch (IOException e) {
             throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
         }
+    }
+
+    /** The entry an unknown key sits in: {@code offering #2}, or the key of an object entry. */
+    private static String entryOf(UnrecognizedPropertyException e, String entryNoun) {
+        List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path = e.getPath();
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < path.size() - 1; i++) {
+            var r = path.get(i);
+            out.append(out.length() == 0 ? "" : " ")
+                    .append(r.getFieldName() != null ? "\"" + r.getFieldName() + "\"" : entryNoun + " #" + (r.getIndex() + 1));
+        }
+        return out.toString();
+    }
+
+    /** Writes JSON values back as text (a backend's settings travel as JSON text). */
+    static ObjectMapper writer() {
+        return MAPPER;
     }
 
     private static String problem(JsonProcessingException e) {

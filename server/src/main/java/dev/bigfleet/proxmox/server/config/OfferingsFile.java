@@ -27,7 +27,7 @@ public final class OfferingsFile {
     private OfferingsFile() {}
 
     public static List<Offering> load(Path path) throws ConfigException {
-        List<Entry> entries = JsonFiles.read("--offerings", path, new TypeReference<List<Entry>>() {});
+        List<Entry> entries = JsonFiles.read("--offerings", path, new TypeReference<List<Entry>>() {}, "offering");
         if (entries.isEmpty()) {
             throw new ConfigException("--offerings " + path + ": the file lists no offerings");
         }

@@ -22,6 +22,7 @@ public final class LoadedBackend {
     private final String name;
     private final String description;
     private final List<BackendOption> options;
+    private final List<String> instanceTypeSettings;
 
     LoadedBackend(ProxmoxBackendFactory factory, ClassLoader loader, String origin) {
         this.factory = factory;
@@ -30,6 +31,12 @@ public final class LoadedBackend {
         this.name = inContext(factory::name);
         this.description = inContext(factory::description);
         this.options = List.copyOf(inContext(factory::options));
+        this.instanceTypeSettings = List.copyOf(inContext(factory::instanceTypeSettings));
+    }
+
+    /** Keys an {@code --instance-types} entry may carry for this backend. */
+    public List<String> instanceTypeSettings() {
+        return instanceTypeSettings;
     }
 
     public String name() {
