@@ -8,7 +8,9 @@ import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -151,14 +153,17 @@ final class Admission {
         }
         Machine accepted = next.build();
         LastOperation previous = entry.lastOperation();
-        entry.lastOperation(new LastOperation(kind, operationId, request.clusterId()));
+        LastOperation operation = new LastOperation(kind, operationId, request.clusterId(),
+                Optional.of(Instant.now().plus(runner.timeoutOf(kind))),
+                kind == TransitionKind.DRAIN ? request.gracePeriodSeconds() : 0);
+        entry.lastOperation(operation);
         return table.commit(entry, accepted, marks).handle((done, error) -> {
             if (error != null) {
                 entry.lastOperation(previous);
                 throw unavailable(error);
             }
             // only a durable accept starts work, so a restart never forgets a running transition
-            runner.start(entry, accepted, operationId, request);
+            runner.start(new TransitionRunner.Run(entry, accepted, operation, request.bootstrapBlob()));
             return new Accepted(operationId, accepted);
         });
     }

@@ -23,6 +23,9 @@ public interface EngineObserver {
     /** The reconciler destroyed VMs that no live machine owned. */
     default void orphansReaped(int count) {}
 
+    /** A FAILED machine that had failed in {@code kind} was cleaned up and is SPECULATIVE again. */
+    default void failedRecovered(TransitionKind kind) {}
+
     /**
      * A machine was added ({@code before} null) or changed; gauges by state, zone and type follow
      * from these.

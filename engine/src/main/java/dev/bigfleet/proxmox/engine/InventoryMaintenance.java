@@ -1,11 +1,17 @@
 package dev.bigfleet.proxmox.engine;
 
+import dev.bigfleet.proxmox.api.HostRef;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
+import dev.bigfleet.proxmox.engine.store.LastOperation;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,8 +82,42 @@ final class InventoryMaintenance {
                 return CompletableFuture.completedFuture(false);
             }
             log.warn("machine {} failed: {}", current.id(), error);
+            // its VM is gone, so nothing is left to drain: the cleanup only has to prove that
+            LastOperation last = entry.lastOperation();
+            FailureRecord before = entry.failure();
+            entry.failure(FailureRecord.of(last == null ? TransitionKind.CREATE : last.kind(), Instant.now(), false,
+                    error));
             return table.commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(),
                             List.of())
+                    .handle((done, e) -> {
+                        if (e != null) {
+                            entry.failure(before);
+                            throw e instanceof CompletionException c ? c : new CompletionException(e);
+                        }
+                        return true;
+                    });
+        }));
+    }
+
+    /**
+     * Clears the host of a FAILED machine whose VM the substrate no longer has, unless the machine
+     * changed since {@code seen} was read: it no longer holds a VM, so it must not claim one.
+     *
+     * @return whether the host was cleared
+     */
+    boolean releaseLostHost(Machine seen) throws StoreFailure {
+        MachineEntry entry = table.entry(seen.id());
+        if (entry == null) {
+            return false;
+        }
+        return MachineTable.await(entry.changes.then(() -> {
+            Machine current = entry.snapshot();
+            if (!current.equals(seen) || current.state() != MachineState.FAILED || current.host().isEmpty()
+                    || !table.isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            log.info("FAILED machine {} no longer holds VM {}: it is gone", current.id(), current.host().ref());
+            return table.commit(entry, current.toBuilder().host(HostRef.NONE).build(), List.of())
                     .thenApply(done -> true);
         }));
     }

@@ -1,12 +1,15 @@
 package dev.bigfleet.proxmox.engine;
 
 import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -19,8 +22,8 @@ import java.util.function.UnaryOperator;
 /**
  * The authoritative inventory and the rules of the wire contract, as one entry point over its parts:
  * {@link Admission} (the rule order and fencing), {@link TransitionRunner} (the backend work of an
- * accepted transition), {@link RestartRecovery}, {@link InventoryMaintenance} (seed and reconcile)
- * and {@link InventoryReads}. They share one {@link MachineTable}; each machine's changes run one at
+ * accepted transition), {@link RestartRecovery}, {@link FailureRecovery} (cleaning up FAILED
+ * machines), {@link InventoryMaintenance} (seed and reconcile) and {@link InventoryReads}. They share one {@link MachineTable}; each machine's changes run one at
  * a time in its {@link ChangeSequence}, and nothing is acknowledged or shown before it is durable.
  */
 @Singleton
@@ -29,19 +32,31 @@ public final class LifecycleEngine {
     public static final String TRANSITION_WORKERS = "transition-workers";
 
     private final Admission admission;
+    private final TransitionRunner runner;
     private final RestartRecovery recovery;
+    private final FailureRecovery failures;
     private final InventoryMaintenance maintenance;
     private final InventoryReads reads;
     private final MachineTable table;
 
     @Inject
     public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts,
-            @Named(TRANSITION_WORKERS) ExecutorService workers, StateStore store, EngineObserver observer) {
+            @Named(TRANSITION_WORKERS) ExecutorService workers, StateStore store, EngineObserver observer,
+            RecoveryPolicy recoveryPolicy) {
         this.table = new MachineTable(store, observer);
-        this.admission = new Admission(table, new TransitionRunner(table, work, timeouts, workers));
+        this.runner = new TransitionRunner(table, work, timeouts, workers);
+        this.admission = new Admission(table, runner);
         this.recovery = new RestartRecovery(table);
+        this.failures = new FailureRecovery(table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts,
+                workers);
         this.maintenance = new InventoryMaintenance(table);
         this.reads = new InventoryReads(table);
+    }
+
+    /** An engine whose FAILED machines are cleaned up after the default retention. */
+    public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts, ExecutorService workers, StateStore store,
+            EngineObserver observer) {
+        this(work, timeouts, workers, store, observer, RecoveryPolicy.defaults());
     }
 
     // ---- mutations
@@ -76,14 +91,36 @@ public final class LifecycleEngine {
         recovery.restored(counters);
     }
 
-    /** Fails every machine a restart left in a transitional state; returns how many. */
-    public int failInterruptedTransitions() throws StoreFailure {
-        return recovery.failInterruptedTransitions();
+    /**
+     * Drives on every Create, Delete and Drain a restart left in flight, under its operation id and
+     * deadline, and fails every Configure (its blob is never kept).
+     */
+    public RestartOutcome resumeInterruptedTransitions() throws StoreFailure {
+        return recovery.resumeInterruptedTransitions(runner);
     }
 
     /** Removes Speculative machines whose id is not in {@code backed}; returns how many. */
     public int retireUnbacked(Set<String> backed) throws StoreFailure {
         return recovery.retireUnbacked(backed);
+    }
+
+    // ---- FAILED machines
+
+    /** Starts the cleanup of every FAILED machine whose retention has ended and whose turn it is. */
+    public int cleanUpFailedMachines() {
+        return failures.cleanUpDue(Instant.now());
+    }
+
+    /** FAILED machines whose VM may be a live node and whose drain keeps failing. */
+    public int failedNeedingAttention() {
+        return failures.needingAttention();
+    }
+
+    /** Why a FAILED machine failed and where its cleanup stands. */
+    public Optional<FailureRecord> failure(String id) {
+        MachineEntry entry = table.entry(id);
+        return entry == null || entry.snapshot().state() != MachineState.FAILED
+                ? Optional.empty() : Optional.ofNullable(entry.failure());
     }
 
     // ---- seed and reconcile
@@ -101,6 +138,11 @@ public final class LifecycleEngine {
     /** Fails a stable machine the substrate lost, unless it changed since {@code seen}; returns whether. */
     public boolean failIfUnchanged(Machine seen, String error) throws StoreFailure {
         return maintenance.failIfUnchanged(seen, error);
+    }
+
+    /** Clears the host of a FAILED machine whose VM is gone, unless it changed since {@code seen}. */
+    public boolean releaseLostHost(Machine seen) throws StoreFailure {
+        return maintenance.releaseLostHost(seen);
     }
 
     // ---- reads

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.engine;
 
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.api.FenceMark;
 import dev.bigfleet.proxmox.api.Machine;
@@ -16,6 +17,8 @@ final class MachineEntry {
     private volatile long revision;
     /** Read and written only by changes in {@link #changes}. */
     private LastOperation lastOperation;
+    /** Why the machine is FAILED, null otherwise; read and written only by changes in {@link #changes}. */
+    private FailureRecord failure;
     /** Fence marks per shard id for this machine; read and written only by changes in {@link #changes}. */
     private final Map<String, FenceMark> marks = new HashMap<>();
 
@@ -43,6 +46,14 @@ final class MachineEntry {
 
     void lastOperation(LastOperation op) {
         this.lastOperation = op;
+    }
+
+    FailureRecord failure() {
+        return failure;
+    }
+
+    void failure(FailureRecord record) {
+        this.failure = record;
     }
 
     Map<String, FenceMark> marks() {

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.engine;
 
 import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
 import dev.bigfleet.proxmox.engine.store.StateStore;
@@ -96,7 +97,8 @@ final class MachineTable {
     CompletableFuture<Void> commit(MachineEntry entry, Machine next, List<MarkWrite> marks) {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
         LastOperation last = entry.lastOperation();
-        return durable(index.stamp(entry, next, revision -> new StoreWrite(next, last, marks, null, revision,
+        FailureRecord failure = entry.failure();
+        return durable(index.stamp(entry, next, revision -> new StoreWrite(next, last, failure, marks, null, revision,
                         lastOperationNumber.get(), null)))
                 .thenRun(() -> observer.machineChanged(before, next));
     }

@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings the inventory in line with the substrate: adds machines for managed VMs the engine does
  * not know, refreshes facts that come from configuration, fails Idle or Configured machines whose
- * VM has vanished (on two consecutive passes, so one odd listing is not enough), and destroys VMs
- * that no live machine owns once they have been orphans for the grace period. A pass that changes
- * nothing bumps no revision.
+ * VM has vanished and releases the host of FAILED ones whose VM has (on two consecutive passes, so
+ * one odd listing is not enough), and destroys VMs that no machine owns (or whose machine is
+ * Speculative) once they have been orphans for the grace period; the VM of a FAILED machine is left
+ * to its cleanup. A pass that changes nothing bumps no revision.
  */
 @Singleton
 public final class Reconciler {
@@ -52,7 +53,7 @@ public final class Reconciler {
     }
 
     /** Outcome of one pass. */
-    public record Pass(int added, int refreshed, int failedMissing, int reaped) {}
+    public record Pass(int added, int refreshed, int failedMissing, int hostsReleased, int reaped) {}
 
     public Pass runOnce() throws BackendException, StoreFailure {
         List<ManagedVm> vms = backend.describeManaged();
@@ -77,13 +78,13 @@ public final class Reconciler {
             }
         }
         int added = engine.addMachines(unknown);
-        int failedMissing = failMachinesWhoseVmIsGone(vms);
+        int[] lost = actOnLostVms(vms);
         int reaped = reapOrphans(vms);
-        if (added > 0 || refreshed > 0 || failedMissing > 0 || reaped > 0) {
-            log.info("reconcile: added={} refreshed={} failed_missing_vm={} orphans_reaped={}",
-                    added, refreshed, failedMissing, reaped);
+        if (added > 0 || refreshed > 0 || lost[0] > 0 || lost[1] > 0 || reaped > 0) {
+            log.info("reconcile: added={} refreshed={} failed_missing_vm={} hosts_released={} orphans_reaped={}",
+                    added, refreshed, lost[0], lost[1], reaped);
         }
-        return new Pass(added, refreshed, failedMissing, reaped);
+        return new Pass(added, refreshed, lost[0], lost[1], reaped);
     }
 
     /** The common case, checked without taking the machine's lock: nothing to refresh. */
@@ -94,25 +95,37 @@ public final class Reconciler {
                 && !current.allocatable().isEmpty();
     }
 
-    private int failMachinesWhoseVmIsGone(List<ManagedVm> vms) throws StoreFailure {
+    /**
+     * Machines whose VM was missing on two consecutive passes: an Idle or Configured one goes FAILED
+     * naming its host; a FAILED one stops claiming the host.
+     *
+     * @return {failed, hosts released}
+     */
+    private int[] actOnLostVms(List<ManagedVm> vms) throws StoreFailure {
         Set<String> withVm = new HashSet<>();
         vms.forEach(vm -> vm.machineId().ifPresent(withVm::add));
-        int failed = 0;
+        int[] acted = new int[2];
         for (Machine m : engine.snapshot()) {
-            boolean holdsVm = (m.state() == MachineState.IDLE || m.state() == MachineState.CONFIGURED)
-                    && !m.host().isEmpty();
-            if (!holdsVm || withVm.contains(m.id())) {
+            boolean stable = m.state() == MachineState.IDLE || m.state() == MachineState.CONFIGURED;
+            boolean claims = (stable || m.state() == MachineState.FAILED) && !m.host().isEmpty();
+            if (!claims || withVm.contains(m.id())) {
                 missingPasses.remove(m.id());
                 continue;
             }
             int passes = missingPasses.merge(m.id(), 1, Integer::sum);
-            if (passes >= 2 && engine.failIfUnchanged(m, "VM " + m.host().ref()
+            if (passes < 2) {
+                continue;
+            }
+            if (stable && engine.failIfUnchanged(m, "VM " + m.host().ref()
                     + " is gone: it was missing on two consecutive reconcile passes")) {
                 missingPasses.remove(m.id());
-                failed++;
+                acted[0]++;
+            } else if (!stable && engine.releaseLostHost(m)) {
+                missingPasses.remove(m.id());
+                acted[1]++;
             }
         }
-        return failed;
+        return acted;
     }
 
     private int reapOrphans(List<ManagedVm> vms) {
@@ -122,8 +135,8 @@ public final class Reconciler {
         for (ManagedVm vm : vms) {
             seen.add(vm.vmid());
             Optional<Machine> owner = vm.machineId().flatMap(engine::get);
-            boolean orphan = owner.isEmpty() || owner.get().state() == MachineState.SPECULATIVE
-                    || owner.get().state() == MachineState.FAILED;
+            // a FAILED machine's VM may be a live node: its cleanup, not the reaper, decides about it
+            boolean orphan = owner.isEmpty() || owner.get().state() == MachineState.SPECULATIVE;
             if (!orphan) {
                 orphanSince.remove(vm.vmid());
                 continue;

@@ -3,10 +3,12 @@ package dev.bigfleet.proxmox.engine;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Restart recovery: machines a durable store held are put back as they were, numbering continues
- * after the stored counters, transitions a restart interrupted are failed, and Speculative slots no
- * offering backs any more are retired.
+ * after the stored counters, transitions a restart interrupted are driven on (or failed, for a
+ * Configure), and Speculative slots no offering backs any more are retired.
  */
 final class RestartRecovery {
     private final MachineTable table;
@@ -28,10 +30,22 @@ final class RestartRecovery {
     void restore(StoredMachine stored) {
         MachineEntry entry = new MachineEntry(stored.machine());
         entry.lastOperation(stored.lastOperation());
+        entry.failure(stored.failure() != null || stored.machine().state() != MachineState.FAILED ? stored.failure()
+                : legacyFailure(stored));
         entry.marks().putAll(stored.marks());
         table.put(entry);
         table.index().restore(entry, stored.machine(), stored.revision());
         table.observer().machineChanged(null, stored.machine());
+    }
+
+    /**
+     * A FAILED machine kept before failures were recorded: failed in its last operation's kind, bound
+     * if that could have left a live node, its retention counted from now.
+     */
+    private static FailureRecord legacyFailure(StoredMachine stored) {
+        TransitionKind kind = stored.lastOperation() == null ? TransitionKind.CREATE : stored.lastOperation().kind();
+        boolean bound = kind == TransitionKind.CONFIGURE || kind == TransitionKind.DRAIN;
+        return FailureRecord.of(kind, Instant.now(), bound, stored.machine().lastError());
     }
 
     /** After every machine is back: numbering continues after the stored counters. */
@@ -41,28 +55,39 @@ final class RestartRecovery {
     }
 
     /**
-     * After a restart nothing is running: every machine left in a transitional state becomes FAILED,
-     * saying which transition was interrupted.
-     *
-     * @return how many machines were failed
+     * After a restart nothing is running: a Create, Delete or Drain left in flight is driven on under
+     * its operation id until its original deadline (Create adopts a clone that exists; a Delete of a
+     * VM that is gone succeeds). A Configure cannot be: the bootstrap blob is never kept, so it becomes
+     * FAILED, naming the operation, and counts as bound (its hook may have run).
      */
-    int failInterruptedTransitions() throws StoreFailure {
+    RestartOutcome resumeInterruptedTransitions(TransitionRunner runner) throws StoreFailure {
         List<CompletableFuture<Void>> writes = new ArrayList<>();
+        int resumed = 0;
         for (MachineEntry entry : table.entries()) {
-            if (entry.snapshot().state().isTransitional()) {
-                writes.add(entry.changes.then(() -> {
-                    Machine m = entry.snapshot();
-                    TransitionKind kind = TransitionKind.forTransitional(m.state());
-                    LastOperation last = entry.lastOperation();
-                    String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
-                            + " was interrupted by a provider restart";
-                    return table.commit(entry, m.toBuilder().state(MachineState.FAILED).lastError(error).build(),
-                            List.of());
-                }));
+            Machine m = entry.snapshot();
+            if (!m.state().isTransitional()) {
+                continue;
             }
+            TransitionKind kind = TransitionKind.forTransitional(m.state());
+            LastOperation last = entry.lastOperation();
+            if (kind != TransitionKind.CONFIGURE && last != null && last.kind() == kind) {
+                runner.start(new TransitionRunner.Run(entry, m, last, new byte[0]));
+                resumed++;
+                continue;
+            }
+            writes.add(entry.changes.then(() -> {
+                Machine current = entry.snapshot();
+                String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
+                        + " was interrupted by a provider restart"
+                        + (kind == TransitionKind.CONFIGURE ? " (the bootstrap blob is never kept, so it cannot go on)" : "");
+                entry.failure(FailureRecord.of(kind, Instant.now(), kind == TransitionKind.CONFIGURE
+                        || kind == TransitionKind.DRAIN, error));
+                return table.commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(),
+                        List.of());
+            }));
         }
         MachineTable.awaitAll(writes);
-        return writes.size();
+        return new RestartOutcome(resumed, writes.size());
     }
 
     /**

@@ -34,7 +34,7 @@ final class RevisionIndex {
         synchronized (stampLock) {
             long revision = ++this.next;
             StoreWrite write = writeFor.apply(revision);
-            return store.write(new StoreWrite(write.machine(), write.lastOperation(), write.marks(),
+            return store.write(new StoreWrite(write.machine(), write.lastOperation(), write.failure(), write.marks(),
                     write.deletedMachineId(), revision, write.lastOperationNumber(),
                     () -> publish(entry, next, revision)));
         }

@@ -9,6 +9,7 @@ final class TransitionContext implements OperationContext {
     private final String operationId;
     private final Instant deadline;
     private volatile boolean cancelled;
+    private volatile boolean bootstrapCalled;
 
     TransitionContext(String machineId, String operationId, Instant deadline) {
         this.machineId = machineId;
@@ -38,5 +39,14 @@ final class TransitionContext implements OperationContext {
 
     void cancel() {
         cancelled = true;
+    }
+
+    /** The bootstrap was handed to the backend: from now on the node may join its cluster. */
+    void bootstrapCalled() {
+        bootstrapCalled = true;
+    }
+
+    boolean wasBootstrapCalled() {
+        return bootstrapCalled;
     }
 }

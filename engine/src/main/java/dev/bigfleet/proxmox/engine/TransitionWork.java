@@ -34,6 +34,10 @@ public final class TransitionWork {
         this.providerLabel = plan.providerLabel();
     }
 
+    ProxmoxBackend backend() {
+        return backend;
+    }
+
     /**
      * Runs the backend work for {@code kind} on the machine as it was at accept.
      *
@@ -66,17 +70,18 @@ public final class TransitionWork {
             throws BackendException {
         VmTarget target = target(m);
         backend.ensureRunning(target, context);
+        context.bootstrapCalled();
         try {
             backend.applyBootstrap(new BootstrapSpec(target, m.cluster(), blob), context);
         } catch (BackendException e) {
-            throw new BackendException(BlobRedaction.redact(e.getMessage(), blob), e.getCause());
+            throw sameKind(e, BlobRedaction.redact(e.getMessage(), blob), e.bootstrapStarted());
         }
         Optional<ReadinessGate> readiness = backend.readiness();
         if (readiness.isPresent()) {
             try {
                 readiness.get().awaitNodeReady(target, m.cluster(), context);
             } catch (BackendException e) {
-                throw new BackendException("node readiness: " + e.getMessage(), e);
+                throw sameKind(e, "node readiness: " + e.getMessage(), true);
             }
         }
         return done -> done.withState(TransitionKind.CONFIGURE.target());
@@ -96,6 +101,15 @@ public final class TransitionWork {
     private UnaryOperator<Machine> delete(Machine m, TransitionContext context) throws BackendException {
         backend.destroy(target(m), context);
         return done -> done.toBuilder().state(TransitionKind.DELETE.target()).host(HostRef.NONE).build();
+    }
+
+    /** {@code e} with another message, still transient if it was. */
+    private static BackendException sameKind(BackendException e, String message, boolean bootstrapStarted) {
+        if (e.isTransient()) {
+            return BackendException.transientFailure(message, e.getCause());
+        }
+        return bootstrapStarted ? BackendException.afterBootstrapStarted(message, e.getCause())
+                : new BackendException(message, e.getCause());
     }
 
     private static VmTarget target(Machine m) throws BackendException {

@@ -63,7 +63,7 @@ class ReconcilerTest {
 
         long revision = engine.revision();
         Reconciler.Pass quiet = reconciler.runOnce();
-        assertThat(quiet).isEqualTo(new Reconciler.Pass(0, 0, 0, 0));
+        assertThat(quiet).isEqualTo(new Reconciler.Pass(0, 0, 0, 0, 0));
         assertThat(engine.revision()).isEqualTo(revision);
     }
 
@@ -106,5 +106,31 @@ class ReconcilerTest {
                 new OrphanPolicy(Duration.ofMinutes(10), true, Duration.ofSeconds(5)), EngineObserver.NONE);
         assertThat(patient.runOnce().reaped()).as("within the grace").isZero();
         assertThat(quiet.destroyed).isEmpty();
+    }
+
+    @Test
+    void theVmOfAFailedMachineIsNeverReapedAndAFailedMachineWhoseVmIsGoneStopsClaimingItsHost() throws Exception {
+        engine.addMachines(seeder.inventory(List.of()));
+        String id = "proxmox/OnDemand/pve.small/n1/001";
+        backend.script(id, ScriptedBackend.Script.OK);
+        engine.mutate(MutationRequest.create(id, dev.bigfleet.proxmox.api.FenceToken.NONE));
+        org.awaitility.Awaitility.await().until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
+        long vmid = engine.get(id).orElseThrow().host().vmid();
+        backend.script(id, ScriptedBackend.Script.FAIL);
+        engine.mutate(MutationRequest.configure(id, dev.bigfleet.proxmox.api.FenceToken.NONE, "c1", new byte[] {1},
+                java.util.Map.of()));
+        org.awaitility.Awaitility.await().until(() -> engine.get(id).orElseThrow().state() == MachineState.FAILED);
+        backend.managed.add(new ManagedVm(Optional.of(id), "n1", vmid, true));
+
+        assertThat(reconciler.runOnce().reaped()).as("the grace is zero, yet a FAILED machine's VM stays").isZero();
+        assertThat(backend.destroyed).isEmpty();
+
+        backend.managed.clear(); // gone out of band
+        assertThat(reconciler.runOnce().hostsReleased()).as("one odd listing is not enough").isZero();
+        assertThat(reconciler.runOnce().hostsReleased()).isEqualTo(1);
+        Machine failed = engine.get(id).orElseThrow();
+        assertThat(failed.state()).isEqualTo(MachineState.FAILED);
+        assertThat(failed.host().isEmpty()).as("it no longer claims the VM").isTrue();
+        assertThat(failed.lastError()).isNotEmpty();
     }
 }

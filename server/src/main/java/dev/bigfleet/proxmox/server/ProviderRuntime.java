@@ -13,6 +13,8 @@ import dev.bigfleet.proxmox.server.startup.StartupException;
 import dev.bigfleet.proxmox.engine.InventorySeeder;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.Reconciler;
+import dev.bigfleet.proxmox.engine.RecoveryPolicy;
+import dev.bigfleet.proxmox.engine.RestartOutcome;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.StoreFailure;
@@ -68,6 +70,7 @@ public final class ProviderRuntime {
     private final ExecutorService transitionWorkers;
     private final StateStore store;
     private final ReconcileMetrics reconciles;
+    private final RecoveryPolicy recoveryPolicy;
     private final ScheduledExecutorService reconcileTimer =
             Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "reconcile");
@@ -80,7 +83,7 @@ public final class ProviderRuntime {
             InventoryPlan plan, BackendConfig backendConfig, LifecycleEngine engine, InventorySeeder seeder,
             Reconciler reconciler, ProxmoxBackend backend, Server grpc, Optional<HttpServer> http,
             ServingState serving, @Named(LifecycleEngine.TRANSITION_WORKERS) ExecutorService transitionWorkers,
-            StateStore store, ReconcileMetrics reconciles) {
+            StateStore store, ReconcileMetrics reconciles, RecoveryPolicy recoveryPolicy) {
         this.runtime = runtime;
         this.grpcConfig = grpcConfig;
         this.httpConfig = httpConfig;
@@ -97,6 +100,7 @@ public final class ProviderRuntime {
         this.transitionWorkers = transitionWorkers;
         this.store = store;
         this.reconciles = reconciles;
+        this.recoveryPolicy = recoveryPolicy;
     }
 
     @SuppressWarnings("FutureReturnValueIgnored") // the reconcile loop catches everything itself and stops with its timer
@@ -123,6 +127,10 @@ public final class ProviderRuntime {
         long interval = runtime.reconcileInterval().toMillis();
         if (interval > 0) {
             reconcileTimer.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        }
+        if (recoveryPolicy.enabled()) {
+            long every = recoveryPolicy.checkInterval().toMillis();
+            reconcileTimer.scheduleWithFixedDelay(this::cleanUpFailedQuietly, every, every, TimeUnit.MILLISECONDS);
         }
         serving.markReady();
         if (restarted) {
@@ -202,11 +210,12 @@ public final class ProviderRuntime {
                 return false;
             }
             engine.restored(stored.get());
-            int interrupted = engine.failInterruptedTransitions();
+            RestartOutcome interrupted = engine.resumeInterruptedTransitions();
             int added = engine.addMachines(seeder.slots());
             int retired = engine.retireUnbacked(backed);
-            log.info("state reloaded: machines={} interrupted_transitions_failed={} new_slots={} retired_slots={}",
-                    engine.size(), interrupted, added, retired);
+            log.info("state reloaded: machines={} interrupted_transitions_resumed={} interrupted_configures_failed={}"
+                    + " new_slots={} retired_slots={}", engine.size(), interrupted.resumed(), interrupted.failed(),
+                    added, retired);
             return true;
         } catch (StoreException | StoreFailure e) {
             throw new StartupException(e.getMessage(), e);
@@ -222,6 +231,14 @@ public final class ProviderRuntime {
                     + GoDuration.format(SEED_TIMEOUT), e);
         } catch (FailsafeException e) {
             throw new StartupException("initial inventory read from the backend failed: " + ErrorMessages.rootCause(e), e);
+        }
+    }
+
+    private void cleanUpFailedQuietly() {
+        try {
+            engine.cleanUpFailedMachines();
+        } catch (RuntimeException e) {
+            log.warn("looking for FAILED machines to clean up failed: {}", ErrorMessages.rootCause(e));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
  * snapshot.
  *
  * @param machine the new snapshot, or null for a marks-only write
+ * @param failure why the machine is FAILED and where its cleanup stands; null unless it is FAILED
  * @param deletedMachineId a machine to remove, or null
  * @param revision the revision of {@code machine}, 0 when there is none
  * @param lastOperationNumber the highest operation number minted so far
@@ -17,6 +18,7 @@ import java.util.List;
 public record StoreWrite(
         Machine machine,
         LastOperation lastOperation,
+        FailureRecord failure,
         List<MarkWrite> marks,
         String deletedMachineId,
         long revision,
@@ -26,6 +28,12 @@ public record StoreWrite(
     public StoreWrite {
         marks = List.copyOf(marks);
         afterDurable = afterDurable == null ? () -> {} : afterDurable;
+    }
+
+    /** A write of a machine that is not FAILED. */
+    public StoreWrite(Machine machine, LastOperation lastOperation, List<MarkWrite> marks, String deletedMachineId,
+            long revision, long lastOperationNumber, Runnable afterDurable) {
+        this(machine, lastOperation, null, marks, deletedMachineId, revision, lastOperationNumber, afterDurable);
     }
 
     /** A write that changes nothing; lets a store's writer wake up. */

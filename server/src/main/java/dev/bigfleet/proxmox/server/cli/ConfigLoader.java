@@ -8,6 +8,7 @@ import dev.bigfleet.proxmox.api.PriceList;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
+import dev.bigfleet.proxmox.engine.RecoveryPolicy;
 import dev.bigfleet.proxmox.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.config.CatalogFile;
@@ -53,17 +54,19 @@ public final class ConfigLoader {
         if (provider.isEmpty() || provider.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
             throw new ConfigException("--provider: \"" + f.provider + "\" must be non-empty, without spaces");
         }
+        // the backend first: the catalog's entries may carry keys it declares
+        BackendConfig backend = backend(command);
         InstanceTypeCatalog catalog = f.instanceTypes == null
                 ? InstanceTypeCatalog.builtIn(f.templateVmid)
-                : CatalogFile.load(f.instanceTypes, f.templateVmid);
+                : CatalogFile.load(f.instanceTypes, f.templateVmid, backend.backend().instanceTypeSettings());
         PriceList prices = prices(f);
         TransitionTimeouts timeouts = timeouts(f);
         requireNotNegative("--orphan-grace", f.orphanGrace);
+        requireNotNegative("--failed-retention", f.failedRetention);
         requireNotNegative("--shutdown-grace", f.shutdownGrace);
         RuntimeConfig runtime = new RuntimeConfig(
                 f.reconcileInterval.isNegative() ? Duration.ZERO : f.reconcileInterval, f.shutdownGrace);
 
-        BackendConfig backend = backend(command);
         List<Offering> offerings = offerings(f, catalog, backend);
         try {
             Offerings.validate(offerings, catalog);
@@ -76,6 +79,7 @@ public final class ConfigLoader {
         return new ProviderConfigs(observability(command), backend,
                 new InventoryConfig(new InventoryPlan(provider, catalog, offerings, prices), f.nodes.names()),
                 timeouts, new OrphanPolicy(f.orphanGrace, f.reapOrphans, timeouts.of(TransitionKind.DELETE)),
+                new RecoveryPolicy(f.failedRetention, RecoveryPolicy.DEFAULT_REDRAIN_GRACE_SECONDS),
                 runtime, grpc, http, new StateConfig(statePath));
     }
 

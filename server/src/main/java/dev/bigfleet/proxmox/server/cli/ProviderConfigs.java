@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.cli;
 
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
+import dev.bigfleet.proxmox.engine.RecoveryPolicy;
 import dev.bigfleet.proxmox.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.config.GrpcConfig;
@@ -20,6 +21,7 @@ public record ProviderConfigs(
         InventoryConfig inventory,
         TransitionTimeouts timeouts,
         OrphanPolicy orphans,
+        RecoveryPolicy recovery,
         RuntimeConfig runtime,
         GrpcConfig grpc,
         HttpConfig http,

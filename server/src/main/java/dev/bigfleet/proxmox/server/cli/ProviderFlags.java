@@ -121,6 +121,10 @@ public final class ProviderFlags {
             description = "How long a VM without a live machine is kept before it is destroyed (default 10m).")
     Duration orphanGrace = Duration.ofMinutes(10);
 
+    @Option(names = "--failed-retention", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+            description = "How long a FAILED machine stays as it is before it is cleaned up and its slot freed; 0 keeps it (default 30m).")
+    Duration failedRetention = Duration.ofMinutes(30);
+
     @Option(names = "--reap-orphans", arity = "0..1", fallbackValue = "true", description = "Destroy orphan VMs after --orphan-grace; false only logs them (default true).")
     boolean reapOrphans = true;
 

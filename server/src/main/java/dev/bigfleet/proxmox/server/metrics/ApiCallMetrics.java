@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.metrics;
 
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
+import dev.bigfleet.proxmox.spi.CallOutcome;
 import java.time.Duration;
 
 /** Where backends report their Proxmox API calls. */
@@ -13,15 +14,21 @@ public final class ApiCallMetrics implements ApiCallRecorder {
     public ApiCallMetrics(SeriesRegistry registry) {
         this.registry = registry;
         for (String op : KNOWN_OPS) {
-            registry.counter(Families.API_CALLS, op, "success");
-            registry.counter(Families.API_CALLS, op, "error");
+            for (CallOutcome outcome : CallOutcome.values()) {
+                registry.counter(Families.API_CALLS, op, outcome.label());
+            }
             registry.histogram(Families.API_DURATION, op);
         }
     }
 
     @Override
     public void record(String op, boolean success, Duration duration) {
-        registry.counter(Families.API_CALLS, op, success ? "success" : "error").inc();
+        record(op, success ? CallOutcome.SUCCESS : CallOutcome.ERROR, duration);
+    }
+
+    @Override
+    public void record(String op, CallOutcome outcome, Duration duration) {
+        registry.counter(Families.API_CALLS, op, outcome.label()).inc();
         registry.histogram(Families.API_DURATION, op).observe(duration);
     }
 }

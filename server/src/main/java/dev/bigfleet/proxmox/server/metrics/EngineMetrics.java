@@ -48,6 +48,7 @@ public final class EngineMetrics implements EngineObserver {
         registry.gauge(Families.HOURLY_COST, () -> hourlyCostMicros.get() / MICROS);
         for (TransitionKind kind : TransitionKind.values()) {
             registry.counter(Families.FENCED, kind.label());
+            registry.counter(Families.FAILED_RECOVERED, kind.label());
             for (Outcome outcome : Outcome.values()) {
                 registry.counter(Families.TRANSITIONS, kind.label(), label(outcome));
                 registry.histogram(Families.TRANSITION_DURATION, kind.label(), label(outcome));
@@ -62,6 +63,11 @@ public final class EngineMetrics implements EngineObserver {
     public void transitionFinished(TransitionKind kind, Outcome outcome, Duration duration) {
         registry.counter(Families.TRANSITIONS, kind.label(), label(outcome)).inc();
         registry.histogram(Families.TRANSITION_DURATION, kind.label(), label(outcome)).observe(duration);
+    }
+
+    @Override
+    public void failedRecovered(TransitionKind kind) {
+        registry.counter(Families.FAILED_RECOVERED, kind.label()).inc();
     }
 
     @Override

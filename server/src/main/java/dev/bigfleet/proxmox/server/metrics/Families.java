@@ -14,7 +14,7 @@ public final class Families {
     public static final String PREFIX = "bigfleet_proxmox_";
 
     public static final MetricFamily API_CALLS = counter(PREFIX + "api_calls_total",
-            "Calls the backend made to the Proxmox API, by operation and outcome (success or error).",
+            "Calls the backend made to the Proxmox API, by operation and outcome (success, waiting or error).",
             "op", "outcome");
     public static final MetricFamily API_DURATION = histogram(PREFIX + "api_duration_seconds",
             "Duration of calls to the Proxmox API, by operation.", Buckets.LONG_RUNNING, "op");
@@ -46,4 +46,14 @@ public final class Families {
             Buckets.STORE);
     public static final MetricFamily STORE_COMMIT_ERRORS = counter(PREFIX + "store_commit_errors_total",
             "Changes the state store failed to make durable.");
+    public static final MetricFamily FAILED_RECOVERED = counter(PREFIX + "failed_recovered_total",
+            "FAILED machines cleaned up and made SPECULATIVE again, by the transition they had failed in.", "kind");
+    public static final MetricFamily FAILED_NEEDS_ATTENTION = gauge(PREFIX + "failed_needs_attention",
+            "FAILED machines whose VM may be a live node and whose drain before destroying it keeps failing.");
+    public static final MetricFamily API_UP = gauge(PREFIX + "api_up",
+            "Whether the backend's last calls reached the Proxmox API (1) or not (0).");
+    public static final MetricFamily API_BREAKER_OPEN = gauge(PREFIX + "api_breaker_open",
+            "Whether the backend fails calls to the Proxmox API fast, without sending them (1), or not (0).");
+    public static final MetricFamily LAST_RECONCILE_SUCCESS = gauge(PREFIX + "last_reconcile_success_timestamp_seconds",
+            "When a reconcile pass last succeeded, in seconds since the epoch (0: none yet).");
 }

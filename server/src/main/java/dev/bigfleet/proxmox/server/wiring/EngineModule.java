@@ -8,6 +8,7 @@ import dev.bigfleet.proxmox.engine.EngineObserver;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
+import dev.bigfleet.proxmox.engine.RecoveryPolicy;
 import dev.bigfleet.proxmox.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.server.config.InventoryConfig;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
@@ -24,11 +25,14 @@ public final class EngineModule extends AbstractModule {
     private final InventoryConfig inventory;
     private final TransitionTimeouts timeouts;
     private final OrphanPolicy orphans;
+    private final RecoveryPolicy recovery;
 
-    public EngineModule(InventoryConfig inventory, TransitionTimeouts timeouts, OrphanPolicy orphans) {
+    public EngineModule(InventoryConfig inventory, TransitionTimeouts timeouts, OrphanPolicy orphans,
+            RecoveryPolicy recovery) {
         this.inventory = inventory;
         this.timeouts = timeouts;
         this.orphans = orphans;
+        this.recovery = recovery;
     }
 
     @Override
@@ -37,6 +41,7 @@ public final class EngineModule extends AbstractModule {
         bind(InventoryPlan.class).toInstance(inventory.plan());
         bind(TransitionTimeouts.class).toInstance(timeouts);
         bind(OrphanPolicy.class).toInstance(orphans);
+        bind(RecoveryPolicy.class).toInstance(recovery);
     }
 
     @Provides

@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.server.wiring;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
+import dev.bigfleet.proxmox.server.metrics.HealthMetrics;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
 import dev.bigfleet.proxmox.server.metrics.SeriesRegistry;
@@ -10,6 +11,12 @@ import dev.bigfleet.proxmox.server.metrics.StateClock;
 
 /** The process' metrics registry and the parts that feed it. */
 public final class MetricsModule extends AbstractModule {
+    @Override
+    protected void configure() {
+        // read on each scrape; created at startup so the series exist from the first one
+        bind(HealthMetrics.class).asEagerSingleton();
+    }
+
     @Provides
     @Singleton
     ProviderMetrics metrics() {

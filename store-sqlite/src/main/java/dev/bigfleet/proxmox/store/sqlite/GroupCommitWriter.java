@@ -115,7 +115,7 @@ final class GroupCommitWriter {
             for (Pending p : batch) {
                 StoreWrite w = p.write();
                 if (w.machine() != null) {
-                    MachineRows.bind(append, w.machine(), w.revision(), w.lastOperation());
+                    MachineRows.bind(append, w.machine(), w.revision(), w.lastOperation(), w.failure());
                     append.executeUpdate();
                     appended++;
                 }

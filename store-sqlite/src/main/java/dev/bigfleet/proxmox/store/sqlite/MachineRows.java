@@ -8,19 +8,24 @@ import dev.bigfleet.proxmox.api.HostRef;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** Maps machines to rows of the {@code machines} table and back. */
 final class MachineRows {
     static final String COLUMNS = "id, revision, state, host_provider, host_ref, instance_type, zone, capacity_type,"
             + " price_per_hour, interruption_probability, resources, labels, allocatable, last_error, cluster,"
-            + " shard_metadata, last_op_kind, last_op_id, last_op_cluster";
+            + " shard_metadata, last_op_kind, last_op_id, last_op_cluster, last_op_deadline, last_op_grace,"
+            + " failed_kind, failed_at, failed_bound, failed_error, cleanup_attempts, cleanup_not_before";
     /** The SET clause that makes an insert of a machine's row replace the row it already has. */
     static final String ON_CONFLICT_UPDATE = " ON CONFLICT (id) DO UPDATE SET revision = excluded.revision,"
             + " state = excluded.state, host_provider = excluded.host_provider, host_ref = excluded.host_ref,"
@@ -29,11 +34,15 @@ final class MachineRows {
             + " resources = excluded.resources, labels = excluded.labels, allocatable = excluded.allocatable,"
             + " last_error = excluded.last_error, cluster = excluded.cluster, shard_metadata = excluded.shard_metadata,"
             + " last_op_kind = excluded.last_op_kind, last_op_id = excluded.last_op_id,"
-            + " last_op_cluster = excluded.last_op_cluster";
+            + " last_op_cluster = excluded.last_op_cluster, last_op_deadline = excluded.last_op_deadline,"
+            + " last_op_grace = excluded.last_op_grace, failed_kind = excluded.failed_kind,"
+            + " failed_at = excluded.failed_at, failed_bound = excluded.failed_bound,"
+            + " failed_error = excluded.failed_error, cleanup_attempts = excluded.cleanup_attempts,"
+            + " cleanup_not_before = excluded.cleanup_not_before";
 
     /** Appends a machine's new row to the journal; parameters as in {@link #bind}. */
     static final String JOURNAL_APPEND = "INSERT INTO journal (deleted, " + COLUMNS + ")"
-            + " VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** The table's rows, in {@link #COLUMNS} order. */
     static final String TABLE = "SELECT " + COLUMNS + " FROM machines";
     /** The journal's rows, newest first, in {@link #COLUMNS} order and then whether the row is a deletion. */
@@ -46,7 +55,8 @@ final class MachineRows {
     /** Slots share resources, labels and allocatable maps; decoding each text once keeps 100k rows small. */
     private final Map<String, Map<String, String>> decoded = new HashMap<>();
 
-    static void bind(PreparedStatement st, Machine m, long revision, LastOperation last) throws SQLException {
+    static void bind(PreparedStatement st, Machine m, long revision, LastOperation last, FailureRecord failure)
+            throws SQLException {
         st.setString(1, m.id());
         st.setLong(2, revision);
         st.setString(3, m.state().name());
@@ -66,10 +76,33 @@ final class MachineRows {
         st.setString(17, last == null ? null : last.kind().name());
         st.setString(18, last == null ? null : last.operationId());
         st.setString(19, last == null ? null : last.clusterId());
+        setMillis(st, 20, last == null ? null : last.deadline().orElse(null));
+        setLong(st, 21, last == null ? null : last.graceSeconds());
+        st.setString(22, failure == null ? null : failure.kind().name());
+        setMillis(st, 23, failure == null ? null : failure.failedAt());
+        setLong(st, 24, failure == null ? null : (failure.bound() ? 1L : 0L));
+        st.setString(25, failure == null ? null : failure.error());
+        setLong(st, 26, failure == null ? null : (long) failure.cleanupAttempts());
+        setMillis(st, 27, failure == null ? null : failure.cleanupNotBefore());
+    }
+
+    private static void setMillis(PreparedStatement st, int column, Instant at) throws SQLException {
+        setLong(st, column, at == null ? null : at.toEpochMilli());
+    }
+
+    private static void setLong(PreparedStatement st, int column, Long value) throws SQLException {
+        if (value == null) {
+            st.setNull(column, Types.INTEGER);
+        } else {
+            st.setLong(column, value);
+        }
     }
 
     /** A machine as a row holds it. */
-    record Row(Machine machine, long revision, LastOperation lastOperation) {}
+    record Row(Machine machine, long revision, LastOperation lastOperation, FailureRecord failure) {}
+
+    /** Where {@link #JOURNAL_NEWEST_FIRST} puts the deletion flag: after the columns. */
+    private static final int DELETED_COLUMN = 28;
 
     /** The id of a row of {@link #TABLE} or {@link #JOURNAL_NEWEST_FIRST}. */
     static String id(ResultSet rs) throws SQLException {
@@ -78,7 +111,7 @@ final class MachineRows {
 
     /** For a row of {@link #JOURNAL_NEWEST_FIRST}: whether it retires the machine. */
     static boolean isDeletion(ResultSet rs) throws SQLException {
-        return rs.getInt(20) == 1;
+        return rs.getInt(DELETED_COLUMN) == 1;
     }
 
     /** Decodes a row of {@link #TABLE} or {@link #JOURNAL_NEWEST_FIRST} whose id is {@code id}. */
@@ -100,8 +133,18 @@ final class MachineRows {
                 .build();
         String kind = text(rs, 17);
         LastOperation last = kind == null ? null
-                : new LastOperation(enumValue(TransitionKind.class, kind, id), text(rs, 18), text(rs, 19));
-        return new Row(machine, rs.getLong(2), last);
+                : new LastOperation(enumValue(TransitionKind.class, kind, id), text(rs, 18), text(rs, 19),
+                        Optional.ofNullable(instant(rs, 20)), rs.getLong(21));
+        String failedKind = text(rs, 22);
+        FailureRecord failure = failedKind == null ? null
+                : new FailureRecord(enumValue(TransitionKind.class, failedKind, id), instant(rs, 23), rs.getLong(24) == 1,
+                        text(rs, 25), rs.getInt(26), instant(rs, 27));
+        return new Row(machine, rs.getLong(2), last, failure);
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        long millis = rs.getLong(column);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
     }
 
     /**

@@ -76,7 +76,9 @@ public final class SqliteStateStore implements StateStore {
         try {
             boolean existing = StateFile.prepare(path);
             Connection db = StateFile.openForWriting(path);
-            if (!existing) {
+            if (existing) {
+                StateSchema.upgrade(db, path);
+            } else {
                 StateSchema.create(db);
             }
             return new SqliteStateStore(path, lock, db, StateSchema.cursorKey(db, path));

@@ -14,13 +14,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 
 /**
  * The database's schema ({@code schema.sql}), its version and the mark that the file is ours, and the
  * key that signs List cursors, minted once with the file.
  */
 final class StateSchema {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The columns version 2 added to {@code machines} and {@code journal}: what a restart and a cleanup need. */
+    private static final List<String> ADDED_IN_2 = List.of("last_op_deadline INTEGER", "last_op_grace INTEGER",
+            "failed_kind TEXT", "failed_at INTEGER", "failed_bound INTEGER", "failed_error TEXT",
+            "cleanup_attempts INTEGER", "cleanup_not_before INTEGER");
     /** "BFPX" in the database header: marks a file as ours. */
     static final int APPLICATION_ID = 0x42465058;
 
@@ -44,6 +49,37 @@ final class StateSchema {
         }
         db.commit();
         db.setAutoCommit(true);
+    }
+
+    /**
+     * Brings a file of an older schema to this one, in one transaction (a crash leaves it as it was):
+     * version 1 gains the columns of {@link #ADDED_IN_2}, empty in every existing row.
+     */
+    static void upgrade(Connection db, Path path) throws SQLException {
+        int version;
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("PRAGMA user_version")) {
+            version = rs.next() ? rs.getInt(1) : 0;
+        }
+        if (version >= VERSION) {
+            return;
+        }
+        db.setAutoCommit(false);
+        try (Statement st = db.createStatement()) {
+            for (String table : List.of("machines", "journal")) {
+                for (String column : ADDED_IN_2) {
+                    st.execute("ALTER TABLE " + table + " ADD COLUMN " + column);
+                }
+            }
+            st.execute("PRAGMA user_version=" + VERSION);
+            db.commit();
+        } catch (SQLException e) {
+            db.rollback();
+            throw e;
+        } finally {
+            db.setAutoCommit(true);
+        }
+        LoggerFactory.getLogger(StateSchema.class).info("state file {} upgraded from schema version {} to {}", path,
+                version, VERSION);
     }
 
     static byte[] cursorKey(Connection db, Path path) throws SQLException, StoreException {

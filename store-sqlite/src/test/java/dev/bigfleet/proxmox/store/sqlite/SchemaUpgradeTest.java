@@ -1,0 +1,110 @@
+package dev.bigfleet.proxmox.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bigfleet.proxmox.api.HostRef;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
+import dev.bigfleet.proxmox.engine.store.LastOperation;
+import dev.bigfleet.proxmox.engine.store.StoreWrite;
+import dev.bigfleet.proxmox.engine.store.StoredMachine;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What schema version 2 keeps (deadlines, grace periods, failures) and how a version 1 file gets it. */
+class SchemaUpgradeTest {
+    @TempDir
+    Path dir;
+
+    private static Machine machine(String id, MachineState state) {
+        return Machine.builder(id).state(state).host(new HostRef("proxmox", "n1/101")).instanceType("pve.small")
+                .zone("n1").lastError(state == MachineState.FAILED ? "drain failed: PDB" : "").build();
+    }
+
+    private static List<StoredMachine> load(SqliteStateStore store) throws Exception {
+        List<StoredMachine> out = new ArrayList<>();
+        store.load(out::add);
+        return out;
+    }
+
+    @Test
+    void deadlinesGracePeriodsAndFailuresSurviveAReopen() throws Exception {
+        Path state = dir.resolve("state.db");
+        Instant deadline = Instant.now().plusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
+        Instant failedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        LastOperation drain = new LastOperation(TransitionKind.DRAIN, "op-3", "c1", Optional.of(deadline), 45);
+        FailureRecord failure = FailureRecord.of(TransitionKind.DRAIN, failedAt, true, "drain failed: PDB")
+                .afterFailedCleanup(failedAt.plusSeconds(120));
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            load(store);
+            store.write(new StoreWrite(machine("m1", MachineState.FAILED), drain, failure, List.of(), null, 1, 3, null))
+                    .join();
+            store.write(new StoreWrite(machine("m2", MachineState.DRAINING), drain, List.of(), null, 2, 3, null)).join();
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            Map<String, StoredMachine> byId = new java.util.HashMap<>();
+            load(store).forEach(m -> byId.put(m.machine().id(), m));
+            assertThat(byId.get("m1").lastOperation()).isEqualTo(drain);
+            assertThat(byId.get("m1").failure()).isEqualTo(failure);
+            assertThat(byId.get("m2").failure()).isNull();
+            assertThat(byId.get("m2").lastOperation().deadline()).contains(deadline);
+            assertThat(byId.get("m2").lastOperation().graceSeconds()).isEqualTo(45);
+        }
+    }
+
+    @Test
+    void aVersionOneFileIsUpgradedInPlaceAndKeepsItsMachines() throws Exception {
+        Path state = dir.resolve("v1.db");
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + state);
+                Statement st = db.createStatement();
+                InputStream schema = getClass().getResourceAsStream("/schema-v1.sql")) {
+            String sql = new String(schema.readAllBytes(), StandardCharsets.UTF_8);
+            String body = String.join("\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
+            for (String statement : body.split("\n;\n?", -1)) {
+                if (!statement.isBlank()) {
+                    st.execute(statement);
+                }
+            }
+            st.execute("INSERT INTO meta (key, value) VALUES ('cursor_key', x'00112233445566778899aabbccddeeff')");
+            st.execute("INSERT INTO machines VALUES ('old', 5, 'IDLE', 'proxmox', 'n1/101', 'pve.small', 'n1',"
+                    + " 'ON_DEMAND', 0.01, 0, '{}', '{}', '{}', '', '', '{}', 'CREATE', 'op-5', '')");
+            st.execute("UPDATE meta SET value = 5 WHERE key IN ('revision', 'last_operation_number')");
+            st.execute("PRAGMA application_id=" + StateSchema.APPLICATION_ID);
+            st.execute("PRAGMA user_version=1");
+        }
+
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            List<StoredMachine> machines = load(store);
+            assertThat(machines).singleElement().satisfies(m -> {
+                assertThat(m.machine().id()).isEqualTo("old");
+                assertThat(m.machine().state()).isEqualTo(MachineState.IDLE);
+                assertThat(m.lastOperation()).isEqualTo(new LastOperation(TransitionKind.CREATE, "op-5", ""));
+                assertThat(m.failure()).isNull();
+            });
+            store.write(new StoreWrite(machine("old", MachineState.FAILED), null,
+                    FailureRecord.of(TransitionKind.CREATE, Instant.now(), false, "x"), List.of(), null, 6, 5, null))
+                    .join();
+        }
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + state);
+                Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA user_version")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(StateSchema.VERSION);
+        }
+    }
+}
