@@ -55,9 +55,8 @@ public final class Density {
     /** The quantity as a comparable number, or null when it is unreadable or negative. */
     private static BigDecimal parse(String resource, String quantity) {
         try {
-            BigDecimal value = "cpu".equals(resource)
-                    ? Quantities.cpuToCores(quantity)
-                    : Quantities.memoryToMib(quantity);
+            BigDecimal value =
+                    "cpu".equals(resource) ? Quantities.cpuToCores(quantity) : Quantities.memoryToMib(quantity);
             return value.signum() < 0 ? null : value;
         } catch (IllegalArgumentException | ArithmeticException e) {
             return null;

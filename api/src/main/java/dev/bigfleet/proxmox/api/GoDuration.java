@@ -40,7 +40,10 @@ public final class GoDuration {
         BigDecimal nanos = BigDecimal.ZERO;
         int at = 0;
         while (at < s.length()) {
-            if (!m.find(at) || m.start() != at || m.group(1).isEmpty() || m.group(1).equals(".")) {
+            if (!m.find(at)
+                    || m.start() != at
+                    || m.group(1).isEmpty()
+                    || m.group(1).equals(".")) {
                 throw invalid(text);
             }
             // Exact decimal arithmetic: 1.001h must be exactly 3603.6s, not a nanosecond short.

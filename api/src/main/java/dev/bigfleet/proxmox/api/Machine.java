@@ -159,8 +159,21 @@ public record Machine(
         }
 
         public Machine build() {
-            return new Machine(id, state, host, instanceType, zone, capacityType, pricePerHour,
-                    interruptionProbability, resources, labels, lastError, allocatable, cluster, shardMetadata);
+            return new Machine(
+                    id,
+                    state,
+                    host,
+                    instanceType,
+                    zone,
+                    capacityType,
+                    pricePerHour,
+                    interruptionProbability,
+                    resources,
+                    labels,
+                    lastError,
+                    allocatable,
+                    cluster,
+                    shardMetadata);
         }
     }
 }

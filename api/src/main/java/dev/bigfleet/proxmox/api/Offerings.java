@@ -44,8 +44,8 @@ public final class Offerings {
                 throw new IllegalArgumentException(where + ": count must be > 0, got " + o.count());
             }
             if (!seen.add(List.of(o.instanceType(), o.zone()))) {
-                throw new IllegalArgumentException(where
-                        + ": another offering already has this instance_type and zone; merge their counts");
+                throw new IllegalArgumentException(
+                        where + ": another offering already has this instance_type and zone; merge their counts");
             }
         }
     }
@@ -55,8 +55,8 @@ public final class Offerings {
             char c = value.charAt(i);
             // isSpaceChar also catches no-break spaces, which isWhitespace lets through.
             if (c == '/' || Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)) {
-                throw new IllegalArgumentException(where + ": " + field + " \"" + value
-                        + "\" must not contain '/', spaces or control characters");
+                throw new IllegalArgumentException(
+                        where + ": " + field + " \"" + value + "\" must not contain '/', spaces or control characters");
             }
         }
     }
@@ -86,8 +86,13 @@ public final class Offerings {
         }
         List<Offering> out = new ArrayList<>();
         for (Map.Entry<List<String>, int[]> e : counts.entrySet()) {
-            out.add(new Offering(e.getKey().get(0), e.getKey().get(1), CapacityType.ON_DEMAND,
-                    e.getValue()[0], Map.of("cpu", "1", "memory", "2Gi"), Map.of()));
+            out.add(new Offering(
+                    e.getKey().get(0),
+                    e.getKey().get(1),
+                    CapacityType.ON_DEMAND,
+                    e.getValue()[0],
+                    Map.of("cpu", "1", "memory", "2Gi"),
+                    Map.of()));
         }
         return out;
     }

@@ -9,8 +9,7 @@ import java.util.Optional;
 public final class SlotId {
     private SlotId() {}
 
-    public static String format(
-            String provider, CapacityType capacity, String instanceType, String zone, int index) {
+    public static String format(String provider, CapacityType capacity, String instanceType, String zone, int index) {
         if (index < 0) {
             throw new IllegalArgumentException("slot index must be >= 0, got " + index);
         }
@@ -47,7 +46,8 @@ public final class SlotId {
                 return Optional.empty();
             }
             Parts parts = new Parts(provider, capacity, right[1], right[2], Integer.parseInt(right[3]));
-            if (!format(provider, capacity, parts.instanceType(), parts.zone(), parts.index()).equals(id)) {
+            if (!format(provider, capacity, parts.instanceType(), parts.zone(), parts.index())
+                    .equals(id)) {
                 return Optional.empty();
             }
             return Optional.of(parts);

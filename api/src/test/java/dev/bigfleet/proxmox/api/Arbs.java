@@ -40,13 +40,16 @@ final class Arbs {
     }
 
     private static Arbitrary<Size> size() {
-        return Combinators.combine(Arbitraries.integers().between(1, 128), Arbitraries.longs().between(1, 1 << 20))
+        return Combinators.combine(
+                        Arbitraries.integers().between(1, 128),
+                        Arbitraries.longs().between(1, 1 << 20))
                 .as(Size::new);
     }
 
     /** A catalog of 1..6 distinctly named types. */
     static Arbitrary<InstanceTypeCatalog> catalog() {
-        return Combinators.combine(name().set().ofMinSize(1).ofMaxSize(6), size().list().ofSize(6))
+        return Combinators.combine(
+                        name().set().ofMinSize(1).ofMaxSize(6), size().list().ofSize(6))
                 .as((names, sizes) -> {
                     List<InstanceType> types = new ArrayList<>();
                     int i = 0;
@@ -65,7 +68,8 @@ final class Arbs {
                         Arbitraries.integers().between(0, 5),
                         name(),
                         Arbitraries.integers().between(1, 40),
-                        Arbitraries.maps(Arbitraries.of("team", "env", "tier"), name()).ofMaxSize(2))
+                        Arbitraries.maps(Arbitraries.of("team", "env", "tier"), name())
+                                .ofMaxSize(2))
                 .as(Draft::new);
         return Combinators.combine(catalog(), draft.list().ofMinSize(1).ofMaxSize(8))
                 .as((catalog, drafts) -> new Valid(catalog, offerings(catalog, drafts)))
@@ -80,8 +84,13 @@ final class Arbs {
             String type = names.get(d.typeIndex() % names.size());
             // Keep the first of each (type, zone): a repeat would be invalid.
             if (seen.add(List.of(type, d.zone()))) {
-                out.add(new Offering(type, d.zone(), CapacityType.ON_DEMAND, d.count(),
-                        Map.of("cpu", "1", "memory", "2Gi"), d.labels()));
+                out.add(new Offering(
+                        type,
+                        d.zone(),
+                        CapacityType.ON_DEMAND,
+                        d.count(),
+                        Map.of("cpu", "1", "memory", "2Gi"),
+                        d.labels()));
             }
         }
         return out;

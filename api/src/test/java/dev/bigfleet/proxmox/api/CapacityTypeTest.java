@@ -32,7 +32,8 @@ class CapacityTypeTest {
         assertThat(reasons).hasSize(3);
         assertThat(catchThrowable(() -> CapacityType.parseOffered("spot"))).hasMessageContaining("preemption");
         assertThat(catchThrowable(() -> CapacityType.parseOffered("reserved"))).hasMessageContaining("reservation");
-        assertThat(catchThrowable(() -> CapacityType.parseOffered("bare_metal"))).hasMessageContaining("deletable");
+        assertThat(catchThrowable(() -> CapacityType.parseOffered("bare_metal")))
+                .hasMessageContaining("deletable");
     }
 
     @ParameterizedTest

@@ -26,18 +26,17 @@ class DefaultOfferingsProperties {
         Arbitrary<List<String>> zones = Arbitraries.oneOf(
                 Arbs.name().map(z -> List.of(z, z)),
                 Combinators.combine(Arbs.name(), Arbs.name()).as(List::of));
-        return Combinators.combine(Arbs.catalog(), zones)
-                .as((catalog, z) -> new Setup(catalog, z.get(0), z.get(1)));
+        return Combinators.combine(Arbs.catalog(), zones).as((catalog, z) -> new Setup(catalog, z.get(0), z.get(1)));
     }
 
     @Property(tries = 300)
-    void idsAreUniqueAndCountsSumToTheSeed(
-            @ForAll("setups") Setup s, @ForAll @IntRange(min = 1, max = 5000) int seed) {
+    void idsAreUniqueAndCountsSumToTheSeed(@ForAll("setups") Setup s, @ForAll @IntRange(min = 1, max = 5000) int seed) {
         List<Offering> offerings = Offerings.defaults(s.catalog(), s.zoneA(), s.zoneB(), seed);
 
         assertThat(offerings.stream().mapToInt(Offering::count).sum()).isEqualTo(seed);
-        List<String> ids = Offerings.renderSlots("proxmox", offerings, s.catalog(), Arbs.DEFAULT_PRICES)
-                .stream().map(Machine::id).toList();
+        List<String> ids = Offerings.renderSlots("proxmox", offerings, s.catalog(), Arbs.DEFAULT_PRICES).stream()
+                .map(Machine::id)
+                .toList();
         assertThat(ids).hasSize(seed);
         assertThat(new HashSet<>(ids)).hasSize(seed);
         Offerings.validate(offerings, s.catalog());
@@ -46,7 +45,8 @@ class DefaultOfferingsProperties {
     @Property
     void nonPositiveSeedMeansSixteen(@ForAll("setups") Setup s, @ForAll @IntRange(min = -1000, max = 0) int seed) {
         assertThat(Offerings.defaults(s.catalog(), s.zoneA(), s.zoneB(), seed).stream()
-                        .mapToInt(Offering::count).sum())
+                        .mapToInt(Offering::count)
+                        .sum())
                 .isEqualTo(16);
     }
 

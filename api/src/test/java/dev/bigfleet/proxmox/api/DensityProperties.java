@@ -32,19 +32,20 @@ class DensityProperties {
         // Edge cases only for the numbers; with the spellings too they outnumber the tries.
         Arbitrary<Boolean> milliSpelling = Arbitraries.of(true, false).withoutEdgeCases();
         Arbitrary<String> unit = Arbitraries.of("Mi", "Gi", "Ki", "").withoutEdgeCases();
-        return Combinators.combine(milli, mib, milliSpelling, unit)
-                .as((m, b, asMilli, u) -> {
-                    // CPU as milli ("1500m") or cores ("1.5", "2"); memory in any unit that is exact.
-                    String cpu = asMilli ? m + "m" : BigDecimal.valueOf(m, 3).stripTrailingZeros().toPlainString();
-                    long mibOut = u.equals("Gi") ? Math.max(1, b / 1024) * 1024 : b;
-                    String memory = switch (u) {
-                        case "Gi" -> (mibOut / 1024) + "Gi";
-                        case "Ki" -> (mibOut * 1024) + "Ki";
-                        case "" -> Long.toString(mibOut * 1024 * 1024);
-                        default -> mibOut + "Mi";
-                    };
-                    return new Request(m, mibOut, cpu, memory);
-                });
+        return Combinators.combine(milli, mib, milliSpelling, unit).as((m, b, asMilli, u) -> {
+            // CPU as milli ("1500m") or cores ("1.5", "2"); memory in any unit that is exact.
+            String cpu = asMilli
+                    ? m + "m"
+                    : BigDecimal.valueOf(m, 3).stripTrailingZeros().toPlainString();
+            long mibOut = u.equals("Gi") ? Math.max(1, b / 1024) * 1024 : b;
+            String memory = switch (u) {
+                case "Gi" -> (mibOut / 1024) + "Gi";
+                case "Ki" -> (mibOut * 1024) + "Ki";
+                case "" -> Long.toString(mibOut * 1024 * 1024);
+                default -> mibOut + "Mi";
+            };
+            return new Request(m, mibOut, cpu, memory);
+        });
     }
 
     @Provide
@@ -53,8 +54,7 @@ class DensityProperties {
     }
 
     @Property
-    void equalsTheIntegerFloorOverBothResources(
-            @ForAll("types") InstanceType type, @ForAll("requests") Request r) {
+    void equalsTheIntegerFloorOverBothResources(@ForAll("types") InstanceType type, @ForAll("requests") Request r) {
         long byCpu = type.vcpu() * 1000L / r.milliCpu();
         long byMemory = type.memoryMib() / r.mib();
 
@@ -65,7 +65,8 @@ class DensityProperties {
     void atLeastOneWheneverThePodFits(@ForAll("types") InstanceType type, @ForAll("requests") Request r) {
         Assume.that(r.milliCpu() <= type.vcpu() * 1000L && r.mib() <= type.memoryMib());
 
-        assertThat(Density.of(type.allocatable(), r.asResources()).orElseThrow()).isGreaterThanOrEqualTo(1);
+        assertThat(Density.of(type.allocatable(), r.asResources()).orElseThrow())
+                .isGreaterThanOrEqualTo(1);
     }
 
     @Property
@@ -79,7 +80,8 @@ class DensityProperties {
     void computableForEveryRenderedSlot(@ForAll("types") InstanceType type, @ForAll("requests") Request r) {
         Offering offering = new Offering(type.name(), "z", CapacityType.ON_DEMAND, 1, r.asResources(), Map.of());
         InstanceTypeCatalog catalog = new InstanceTypeCatalog(List.of(type));
-        Machine slot = Offerings.renderSlots("p", List.of(offering), catalog, Arbs.DEFAULT_PRICES).get(0);
+        Machine slot = Offerings.renderSlots("p", List.of(offering), catalog, Arbs.DEFAULT_PRICES)
+                .get(0);
 
         assertThat(Density.of(slot)).isPresent();
     }

@@ -17,9 +17,10 @@ class DensityTest {
     void builtInDefaultsHoldEightAndSixteenPods() {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
         PriceList prices = new PriceList(Map.of(), PriceList.DEFAULT_PER_VCPU_HOUR, PriceList.DEFAULT_PER_GIB_HOUR);
-        List<Machine> slots = Offerings.renderSlots(
-                "proxmox", Offerings.defaults(catalog, "pve-a", "pve-b", 4), catalog, prices);
-        assertThat(slots).extracting(Machine::instanceType)
+        List<Machine> slots =
+                Offerings.renderSlots("proxmox", Offerings.defaults(catalog, "pve-a", "pve-b", 4), catalog, prices);
+        assertThat(slots)
+                .extracting(Machine::instanceType)
                 .containsExactly("pve.large", "pve.xlarge", "pve.large", "pve.xlarge");
         assertThat(slots).extracting(m -> Density.of(m).getAsLong()).containsExactly(8L, 16L, 8L, 16L);
     }
@@ -45,7 +46,8 @@ class DensityTest {
     @Test
     void onlyResourcesInBothMapsCount() {
         // The machine has no GPU figure, so the GPU request cannot be judged and is left out.
-        assertThat(Density.of(alloc("8", "16Gi"), Map.of("cpu", "1", "nvidia.com/gpu", "1"))).hasValue(8);
+        assertThat(Density.of(alloc("8", "16Gi"), Map.of("cpu", "1", "nvidia.com/gpu", "1")))
+                .hasValue(8);
         assertThat(Density.of(Map.of("cpu", "8", "pods", "110"), Map.of("cpu", "100m", "pods", "1")))
                 .hasValue(80);
     }
@@ -54,7 +56,8 @@ class DensityTest {
     void notComputableWithoutACommonNonZeroRequest() {
         assertThat(Density.of(alloc("8", "16Gi"), Map.of())).isEmpty();
         assertThat(Density.of(Map.of(), alloc("1", "2Gi"))).isEmpty();
-        assertThat(Density.of(alloc("8", "16Gi"), Map.of("nvidia.com/gpu", "1"))).isEmpty();
+        assertThat(Density.of(alloc("8", "16Gi"), Map.of("nvidia.com/gpu", "1")))
+                .isEmpty();
         assertThat(Density.of(alloc("8", "16Gi"), alloc("0", "0Gi"))).isEmpty();
         // A zero request on one resource leaves the other to decide.
         assertThat(Density.of(alloc("8", "16Gi"), alloc("0", "4Gi"))).hasValue(4);

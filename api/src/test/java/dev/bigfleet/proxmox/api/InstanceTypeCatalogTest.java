@@ -55,8 +55,8 @@ class InstanceTypeCatalogTest {
         assertThatThrownBy(() -> new InstanceTypeCatalog(List.of())).hasMessageContaining("empty");
         assertThatThrownBy(() -> new InstanceType("zero", 0, 1024, 9000)).hasMessageContaining("zero");
         assertThatThrownBy(() -> new InstanceType("nomem", 1, 0, 9000)).hasMessageContaining("nomem");
-        assertThatThrownBy(() -> new InstanceTypeCatalog(List.of(
-                        new InstanceType("twice", 1, 1024, 9000), new InstanceType("twice", 2, 2048, 9000))))
+        assertThatThrownBy(() -> new InstanceTypeCatalog(
+                        List.of(new InstanceType("twice", 1, 1024, 9000), new InstanceType("twice", 2, 2048, 9000))))
                 .hasMessageContaining("twice");
     }
 }

@@ -20,7 +20,14 @@ import net.jqwik.api.Provide;
 class OfferingValidationProperties {
 
     enum Spoil {
-        EMPTY_TYPE, UNKNOWN_TYPE, EMPTY_ZONE, ZONE_WITH_SEPARATOR, TYPE_WITH_SEPARATOR, COUNT, CAPACITY, DUPLICATE
+        EMPTY_TYPE,
+        UNKNOWN_TYPE,
+        EMPTY_ZONE,
+        ZONE_WITH_SEPARATOR,
+        TYPE_WITH_SEPARATOR,
+        COUNT,
+        CAPACITY,
+        DUPLICATE
     }
 
     /** '/' and the space characters that would break slot ids or the VM description marker. */
@@ -62,7 +69,8 @@ class OfferingValidationProperties {
                         Arbitraries.integers().between(0, 1_000),
                         Arbs.name(),
                         // 0 is the boundary; knobs have no edge cases, so ask for it explicitly.
-                        Arbitraries.oneOf(Arbitraries.just(0), Arbitraries.integers().between(Integer.MIN_VALUE, -1)))
+                        Arbitraries.oneOf(
+                                Arbitraries.just(0), Arbitraries.integers().between(Integer.MIN_VALUE, -1)))
                 .as(Knobs::new)
                 .withoutEdgeCases();
         return Combinators.combine(Arbs.valid(), Arbitraries.of(Spoil.class), knobs)

@@ -60,11 +60,11 @@ class OfferingsValidateTest {
                 .hasMessage("offering #1: instance_type is required");
         assertThatThrownBy(() -> Offerings.validate(List.of(ok("pve.small", "")), BUILT_IN))
                 .hasMessage("offering #1: zone is required");
-        assertThatThrownBy(() -> Offerings.validate(
-                        List.of(offering("pve.small", "a", CapacityType.SPOT, 1)), BUILT_IN))
+        assertThatThrownBy(
+                        () -> Offerings.validate(List.of(offering("pve.small", "a", CapacityType.SPOT, 1)), BUILT_IN))
                 .hasMessageContaining("on_demand");
-        assertThatThrownBy(() -> Offerings.validate(
-                        List.of(offering("pve.small", "a", CapacityType.ON_DEMAND, 0)), BUILT_IN))
+        assertThatThrownBy(() ->
+                        Offerings.validate(List.of(offering("pve.small", "a", CapacityType.ON_DEMAND, 0)), BUILT_IN))
                 .hasMessageContaining("count must be > 0");
     }
 }

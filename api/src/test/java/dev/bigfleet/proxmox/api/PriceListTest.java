@@ -37,7 +37,8 @@ class PriceListTest {
     void unknownTypeCostsNothingUnlessOverridden() {
         assertThat(defaults(Map.of()).priceOf("gpu.huge", BUILT_IN)).isZero();
         assertThat(defaults(Map.of()).sourceOf("gpu.huge", BUILT_IN)).isEqualTo("unknown");
-        assertThat(defaults(Map.of("gpu.huge", 2.0)).priceOf("gpu.huge", BUILT_IN)).isEqualTo(2.0);
+        assertThat(defaults(Map.of("gpu.huge", 2.0)).priceOf("gpu.huge", BUILT_IN))
+                .isEqualTo(2.0);
     }
 
     @Test
@@ -57,22 +58,24 @@ class PriceListTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "pve.medium=1,pve.small=NaN | pve.small",
-        "pve.small=Inf | pve.small",
-        "pve.small=Infinity | pve.small",
-        "pve.small=-Infinity | pve.small",
-        "pve.small=-0.5 | pve.small",
-        "pve.small=1e999 | pve.small",
-        "pve.small= | pve.small",
-        "pve.small=cheap | pve.small",
-        "pve.small=1d | pve.small",
-        "pve.small=0x1p3 | pve.small",
-        "pve.medium=1,pve.small | pve.small",
-        "=0.5 | =0.5",
-        " = 0.5 | = 0.5",
-        "pve.small=1,pve.small=2 | pve.small",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "pve.medium=1,pve.small=NaN | pve.small",
+                "pve.small=Inf | pve.small",
+                "pve.small=Infinity | pve.small",
+                "pve.small=-Infinity | pve.small",
+                "pve.small=-0.5 | pve.small",
+                "pve.small=1e999 | pve.small",
+                "pve.small= | pve.small",
+                "pve.small=cheap | pve.small",
+                "pve.small=1d | pve.small",
+                "pve.small=0x1p3 | pve.small",
+                "pve.medium=1,pve.small | pve.small",
+                "=0.5 | =0.5",
+                " = 0.5 | = 0.5",
+                "pve.small=1,pve.small=2 | pve.small",
+            })
     void rejectsABadEntryByName(String flag, String named) {
         assertThatThrownBy(() -> PriceList.parseOverrides(flag))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -81,8 +84,7 @@ class PriceListTest {
 
     @Test
     void constructorRefusesPricesTheParserWouldRefuse() {
-        assertThatThrownBy(() -> defaults(Map.of("pve.small", Double.NaN)))
-                .hasMessageContaining("pve.small");
+        assertThatThrownBy(() -> defaults(Map.of("pve.small", Double.NaN))).hasMessageContaining("pve.small");
         assertThatThrownBy(() -> defaults(Map.of("pve.small", Double.POSITIVE_INFINITY)))
                 .hasMessageContaining("pve.small");
         assertThatThrownBy(() -> new PriceList(Map.of(), -1, PriceList.DEFAULT_PER_GIB_HOUR))

@@ -15,12 +15,18 @@ class RenderSlotsTest {
 
     @Test
     void slotCarriesOfferingCatalogAndPrice() {
-        Offering offering = new Offering("pve.large", "pve-a", CapacityType.ON_DEMAND, 2,
-                Map.of("cpu", "1", "memory", "2Gi"), Map.of("team", "ml"));
+        Offering offering = new Offering(
+                "pve.large",
+                "pve-a",
+                CapacityType.ON_DEMAND,
+                2,
+                Map.of("cpu", "1", "memory", "2Gi"),
+                Map.of("team", "ml"));
 
         List<Machine> slots = Offerings.renderSlots("proxmox", List.of(offering), BUILT_IN, PRICES);
 
-        assertThat(slots).extracting(Machine::id)
+        assertThat(slots)
+                .extracting(Machine::id)
                 .containsExactly("proxmox/OnDemand/pve.large/pve-a/000", "proxmox/OnDemand/pve.large/pve-a/001");
         Machine first = slots.get(0);
         assertThat(first.state()).isEqualTo(MachineState.SPECULATIVE);
@@ -39,7 +45,8 @@ class RenderSlotsTest {
     @Test
     void typeMissingFromTheCatalogHasNoAllocatableAndNoPrice() {
         Offering offering = new Offering("gpu.huge", "pve-a", CapacityType.ON_DEMAND, 1, Map.of(), Map.of());
-        Machine slot = Offerings.renderSlots("proxmox", List.of(offering), BUILT_IN, PRICES).get(0);
+        Machine slot = Offerings.renderSlots("proxmox", List.of(offering), BUILT_IN, PRICES)
+                .get(0);
         assertThat(slot.allocatable()).isEmpty();
         assertThat(slot.pricePerHour()).isZero();
     }

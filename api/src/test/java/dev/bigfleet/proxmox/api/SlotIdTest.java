@@ -23,8 +23,8 @@ class SlotIdTest {
     @ValueSource(ints = {0, 999, 1000})
     void parseGivesBackWhatFormatWrote(int index) {
         String id = SlotId.format("proxmox", CapacityType.ON_DEMAND, "pve.large", "pve-a", index);
-        assertThat(SlotId.parse(id)).contains(
-                new SlotId.Parts("proxmox", CapacityType.ON_DEMAND, "pve.large", "pve-a", index));
+        assertThat(SlotId.parse(id))
+                .contains(new SlotId.Parts("proxmox", CapacityType.ON_DEMAND, "pve.large", "pve-a", index));
     }
 
     @Test
@@ -32,8 +32,8 @@ class SlotIdTest {
         // --provider is not validated, so everything left of the last four parts is the provider.
         String id = SlotId.format("team/a/proxmox", CapacityType.ON_DEMAND, "pve.small", "node1", 3);
         assertThat(id).isEqualTo("team/a/proxmox/OnDemand/pve.small/node1/003");
-        assertThat(SlotId.parse(id)).contains(
-                new SlotId.Parts("team/a/proxmox", CapacityType.ON_DEMAND, "pve.small", "node1", 3));
+        assertThat(SlotId.parse(id))
+                .contains(new SlotId.Parts("team/a/proxmox", CapacityType.ON_DEMAND, "pve.small", "node1", 3));
     }
 
     @Test
@@ -43,18 +43,19 @@ class SlotIdTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "OnDemand/pve.small/node1/000",
-        "proxmox/Burst/pve.small/node1/000",
-        "proxmox/OnDemand/pve.small/node1/",
-        "proxmox/OnDemand/pve.small/node1/00a",
-        "proxmox/OnDemand/pve.small/node1/-01",
-        "proxmox/OnDemand/pve.small/node1/0001",
-        "proxmox/OnDemand/pve.small/node1/01",
-        "proxmox/OnDemand/pve.small/node1/\u0e50\u0e50\u0e51",
-        "proxmox/OnDemand/pve.small/node1/99999999999",
-        "",
-    })
+    @ValueSource(
+            strings = {
+                "OnDemand/pve.small/node1/000",
+                "proxmox/Burst/pve.small/node1/000",
+                "proxmox/OnDemand/pve.small/node1/",
+                "proxmox/OnDemand/pve.small/node1/00a",
+                "proxmox/OnDemand/pve.small/node1/-01",
+                "proxmox/OnDemand/pve.small/node1/0001",
+                "proxmox/OnDemand/pve.small/node1/01",
+                "proxmox/OnDemand/pve.small/node1/\u0e50\u0e50\u0e51",
+                "proxmox/OnDemand/pve.small/node1/99999999999",
+                "",
+            })
     void refusesIdsFormatCouldNotHaveWritten(String id) {
         // Accepting 0001 or Thai digits would let two spellings name the same slot.
         assertThat(SlotId.parse(id)).isEmpty();

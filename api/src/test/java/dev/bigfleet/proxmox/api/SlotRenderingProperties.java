@@ -40,7 +40,8 @@ class SlotRenderingProperties {
         assertThat(new HashSet<>(slots.stream().map(Machine::id).toList())).hasSize(total);
         for (Offering o : s.offerings()) {
             assertThat(slots.stream()
-                            .filter(m -> m.instanceType().equals(o.instanceType()) && m.zone().equals(o.zone())))
+                            .filter(m -> m.instanceType().equals(o.instanceType())
+                                    && m.zone().equals(o.zone())))
                     .hasSize(o.count());
         }
     }
@@ -53,8 +54,13 @@ class SlotRenderingProperties {
         List<InstanceType> reversed = new ArrayList<>(s.catalog().asMap().values());
         Collections.reverse(reversed);
         List<Offering> reread = s.offerings().stream()
-                .map(o -> new Offering(o.instanceType(), o.zone(), o.capacityType(), o.count(),
-                        Map.copyOf(o.resources()), Map.copyOf(o.labels())))
+                .map(o -> new Offering(
+                        o.instanceType(),
+                        o.zone(),
+                        o.capacityType(),
+                        o.count(),
+                        Map.copyOf(o.resources()),
+                        Map.copyOf(o.labels())))
                 .toList();
         List<String> after = ids(s.provider(), reread, new InstanceTypeCatalog(reversed));
 
@@ -67,8 +73,9 @@ class SlotRenderingProperties {
         int at = 0;
         for (Offering o : s.offerings()) {
             for (int i = 0; i < o.count(); i++, at++) {
-                assertThat(SlotId.parse(slots.get(at).id())).contains(new SlotId.Parts(
-                        s.provider(), CapacityType.ON_DEMAND, o.instanceType(), o.zone(), i));
+                assertThat(SlotId.parse(slots.get(at).id()))
+                        .contains(
+                                new SlotId.Parts(s.provider(), CapacityType.ON_DEMAND, o.instanceType(), o.zone(), i));
             }
         }
     }

@@ -1,11 +1,10 @@
 package dev.bigfleet.proxmox.conformance;
 
-import dev.bigfleet.proxmox.conformance.target.Profile;
-import dev.bigfleet.proxmox.conformance.target.Targets;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 import dev.bigfleet.proxmox.conformance.support.Outcome;
 import dev.bigfleet.proxmox.conformance.support.ProviderClient;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +30,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * skipped unless {@code --fault-target} names a server in fault mode.
  */
 public final class ConformanceMain {
-    private static final String USAGE = String.join("\n",
+    private static final String USAGE = String.join(
+            "\n",
             "usage: conformance --target HOST:PORT [--fault-target HOST:PORT]",
             "",
             "Runs the BigFleet CapacityProvider conformance suite over plaintext gRPC.",
@@ -122,7 +122,9 @@ public final class ConformanceMain {
             return Optional.of("expected HOST:PORT");
         }
         String host = value.substring(0, colon);
-        if (host.isBlank() || host.contains("/") || (host.contains(":") && !(host.startsWith("[") && host.endsWith("]")))) {
+        if (host.isBlank()
+                || host.contains("/")
+                || (host.contains(":") && !(host.startsWith("[") && host.endsWith("]")))) {
             return Optional.of("expected HOST:PORT (bracket IPv6 hosts: [::1]:PORT)");
         }
         try {
@@ -141,8 +143,10 @@ public final class ConformanceMain {
                 .selectors(selectPackage(ConformanceMain.class.getPackageName()))
                 // jqwik: keep the failing-seed database out of the caller's directory, and only
                 // print statistics for failing properties (seeds are in the failure message)
-                .configurationParameter("jqwik.database",
-                        Path.of(System.getProperty("java.io.tmpdir"), "bigfleet-conformance.jqwik-database").toString())
+                .configurationParameter(
+                        "jqwik.database",
+                        Path.of(System.getProperty("java.io.tmpdir"), "bigfleet-conformance.jqwik-database")
+                                .toString())
                 .configurationParameter("jqwik.reporting.onlyfailures", "true")
                 .build();
         Tally tally = new Tally(out);
@@ -202,7 +206,10 @@ public final class ConformanceMain {
 
         private static String reason(TestExecutionResult result) {
             return result.getThrowable()
-                    .map(t -> ": " + (t.getMessage() == null ? t.getClass().getName() : t.getMessage().strip()))
+                    .map(t -> ": "
+                            + (t.getMessage() == null
+                                    ? t.getClass().getName()
+                                    : t.getMessage().strip()))
                     .orElse("");
         }
     }

@@ -10,8 +10,8 @@ import dev.bigfleet.proxmox.engine.store.MarkWrite;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -64,21 +64,29 @@ final class Admission {
         Machine current = entry.snapshot();
         TransitionKind kind = request.kind();
         LastOperation last = entry.lastOperation();
-        if (last != null && last.kind() == kind
+        if (last != null
+                && last.kind() == kind
                 && (current.state() == kind.transitional() || current.state() == kind.target())) {
             return persistMarks(marks).thenApply(done -> {
                 if (kind == TransitionKind.CONFIGURE && !last.clusterId().equals(request.clusterId())) {
-                    throw new CompletionException(new RejectedException(RejectionReason.CONFLICT, "machine "
-                            + current.id() + " is already " + current.state().name().toLowerCase(Locale.ROOT)
-                            + " for another cluster"));
+                    throw new CompletionException(new RejectedException(
+                            RejectionReason.CONFLICT,
+                            "machine "
+                                    + current.id() + " is already "
+                                    + current.state().name().toLowerCase(Locale.ROOT)
+                                    + " for another cluster"));
                 }
                 return new Accepted(last.operationId(), current);
             });
         }
         if (current.state() != kind.source()) {
-            RejectedException wrongState = new RejectedException(RejectionReason.CONFLICT, "cannot " + kind.label()
-                    + " a machine in state " + current.state() + (current.state() == MachineState.FAILED
-                            ? " (last_error: " + current.lastError() + ")" : ""));
+            RejectedException wrongState = new RejectedException(
+                    RejectionReason.CONFLICT,
+                    "cannot " + kind.label()
+                            + " a machine in state " + current.state()
+                            + (current.state() == MachineState.FAILED
+                                    ? " (last_error: " + current.lastError() + ")"
+                                    : ""));
             return persistMarks(marks).thenApply(done -> {
                 throw new CompletionException(wrongState);
             });
@@ -91,18 +99,19 @@ final class Admission {
         if (marks.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return MachineTable.durable(table.store().write(StoreWrite.marksOnly(marks))).handle((ok, error) -> {
-            if (error != null) {
-                throw unavailable(error);
-            }
-            return null;
-        });
+        return MachineTable.durable(table.store().write(StoreWrite.marksOnly(marks)))
+                .handle((ok, error) -> {
+                    if (error != null) {
+                        throw unavailable(error);
+                    }
+                    return null;
+                });
     }
 
     /** A store failure as the refusal a caller gets. */
     private static CompletionException unavailable(Throwable storeFailure) {
-        return new CompletionException(new RejectedException(RejectionReason.UNAVAILABLE,
-                Failures.unwrap(storeFailure).getMessage()));
+        return new CompletionException(new RejectedException(
+                RejectionReason.UNAVAILABLE, Failures.unwrap(storeFailure).getMessage()));
     }
 
     /** Checks and advances the mark in memory; returns the write that makes the advance durable. */
@@ -136,14 +145,16 @@ final class Admission {
     }
 
     private static RejectedException fenced(FenceToken token, String machineId, FenceMark mark) {
-        return new RejectedException(RejectionReason.FENCED, "request fenced (stale shard token): shard \""
-                + token.shardId() + "\" sent (epoch=" + token.epoch() + " seq=" + token.sequence()
-                + ") for machine \"" + machineId + "\"; high-water mark is (epoch=" + mark.epoch()
-                + " seq=" + mark.sequence() + ")");
+        return new RejectedException(
+                RejectionReason.FENCED,
+                "request fenced (stale shard token): shard \""
+                        + token.shardId() + "\" sent (epoch=" + token.epoch() + " seq=" + token.sequence()
+                        + ") for machine \"" + machineId + "\"; high-water mark is (epoch=" + mark.epoch()
+                        + " seq=" + mark.sequence() + ")");
     }
 
-    private CompletableFuture<Accepted> accept(MachineEntry entry, Machine current, MutationRequest request,
-            List<MarkWrite> marks) {
+    private CompletableFuture<Accepted> accept(
+            MachineEntry entry, Machine current, MutationRequest request, List<MarkWrite> marks) {
         TransitionKind kind = request.kind();
         String operationId = table.nextOperationId();
         Machine.Builder next = current.toBuilder().state(kind.transitional()).lastError("");
@@ -153,7 +164,10 @@ final class Admission {
         }
         Machine accepted = next.build();
         LastOperation previous = entry.lastOperation();
-        LastOperation operation = new LastOperation(kind, operationId, request.clusterId(),
+        LastOperation operation = new LastOperation(
+                kind,
+                operationId,
+                request.clusterId(),
                 Optional.of(Instant.now().plus(runner.timeoutOf(kind))),
                 kind == TransitionKind.DRAIN ? request.gracePeriodSeconds() : 0);
         entry.lastOperation(operation);

@@ -22,7 +22,8 @@ final class BlobRedaction {
         for (String form : new String[] {
             new String(blob, StandardCharsets.UTF_8).strip(),
             Base64.getEncoder().encodeToString(blob),
-            Base64.getEncoder().withoutPadding().encodeToString(blob)}) {
+            Base64.getEncoder().withoutPadding().encodeToString(blob)
+        }) {
             if (form.length() >= MIN_LENGTH) {
                 out = out.replace(form, REDACTED);
             }

@@ -25,7 +25,10 @@ public final class CursorCodec {
     public byte[] encode(long revision) {
         ByteBuffer body = ByteBuffer.allocate(1 + Long.BYTES).put(VERSION).putLong(revision);
         byte[] mac = mac(body.array());
-        return ByteBuffer.allocate(body.capacity() + MAC_BYTES).put(body.array()).put(mac, 0, MAC_BYTES).array();
+        return ByteBuffer.allocate(body.capacity() + MAC_BYTES)
+                .put(body.array())
+                .put(mac, 0, MAC_BYTES)
+                .array();
     }
 
     public OptionalLong decode(byte[] cursor) {

@@ -12,7 +12,11 @@ public interface EngineObserver {
     EngineObserver NONE = new EngineObserver() {};
 
     /** How a transition ended. */
-    enum Outcome { SUCCESS, ERROR, TIMEOUT }
+    enum Outcome {
+        SUCCESS,
+        ERROR,
+        TIMEOUT
+    }
 
     /** A transition reached its target, failed or timed out, {@code duration} after it was accepted. */
     default void transitionFinished(TransitionKind kind, Outcome outcome, Duration duration) {}

@@ -22,8 +22,7 @@ final class FailureCleanupWork {
     }
 
     /** @throws BackendException when a drain or destroy fails, or a VM of the machine is still there */
-    void clean(Machine m, FailureRecord failure, long graceSeconds, TransitionContext context)
-            throws BackendException {
+    void clean(Machine m, FailureRecord failure, long graceSeconds, TransitionContext context) throws BackendException {
         List<VmTarget> listed = listedVms(m);
         if (failure.bound()) {
             for (VmTarget vm : listed) {
@@ -32,7 +31,8 @@ final class FailureCleanupWork {
             }
         }
         List<VmTarget> doomed = new ArrayList<>(listed);
-        if (!m.host().isEmpty() && m.host().vmid() >= 0
+        if (!m.host().isEmpty()
+                && m.host().vmid() >= 0
                 && doomed.stream().noneMatch(vm -> vm.vmid() == m.host().vmid())) {
             doomed.add(new VmTarget(m.id(), m.host().node(), m.host().vmid()));
         }
@@ -41,8 +41,8 @@ final class FailureCleanupWork {
         }
         List<VmTarget> left = listedVms(m);
         if (!left.isEmpty()) {
-            throw new BackendException("VM " + left.get(0).hostRef() + " of machine " + m.id()
-                    + " is still there after it was destroyed");
+            throw new BackendException(
+                    "VM " + left.get(0).hostRef() + " of machine " + m.id() + " is still there after it was destroyed");
         }
     }
 

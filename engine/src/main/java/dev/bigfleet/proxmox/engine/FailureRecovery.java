@@ -37,7 +37,11 @@ final class FailureRecovery {
     private final ExecutorService workers;
     private final Set<String> cleaning = ConcurrentHashMap.newKeySet();
 
-    FailureRecovery(MachineTable table, FailureCleanupWork work, RecoveryPolicy policy, TransitionTimeouts timeouts,
+    FailureRecovery(
+            MachineTable table,
+            FailureCleanupWork work,
+            RecoveryPolicy policy,
+            TransitionTimeouts timeouts,
             ExecutorService workers) {
         this.table = table;
         this.work = work;
@@ -55,9 +59,12 @@ final class FailureRecovery {
         for (MachineEntry entry : table.entries()) {
             Machine m = entry.snapshot();
             FailureRecord failure = entry.failure();
-            if (m.state() != MachineState.FAILED || failure == null || !table.isVisible(entry)
+            if (m.state() != MachineState.FAILED
+                    || failure == null
+                    || !table.isVisible(entry)
                     || now.isBefore(failure.failedAt().plus(policy.retention()))
-                    || now.isBefore(failure.cleanupNotBefore()) || !cleaning.add(m.id())) {
+                    || now.isBefore(failure.cleanupNotBefore())
+                    || !cleaning.add(m.id())) {
                 continue;
             }
             try {
@@ -76,7 +83,9 @@ final class FailureRecovery {
         int n = 0;
         for (MachineEntry entry : table.entries()) {
             FailureRecord failure = entry.failure();
-            if (failure != null && failure.bound() && failure.cleanupAttempts() > 0
+            if (failure != null
+                    && failure.bound()
+                    && failure.cleanupAttempts() > 0
                     && entry.snapshot().state() == MachineState.FAILED) {
                 n++;
             }
@@ -85,8 +94,10 @@ final class FailureRecovery {
     }
 
     private void cleanUp(MachineEntry entry, Machine m, FailureRecord failure) {
-        Instant deadline = Instant.now().plus(timeouts.of(TransitionKind.DRAIN)).plus(timeouts.of(TransitionKind.DELETE));
-        TransitionContext context = new TransitionContext(m.id(), "cleanup-" + (failure.cleanupAttempts() + 1), deadline);
+        Instant deadline =
+                Instant.now().plus(timeouts.of(TransitionKind.DRAIN)).plus(timeouts.of(TransitionKind.DELETE));
+        TransitionContext context =
+                new TransitionContext(m.id(), "cleanup-" + (failure.cleanupAttempts() + 1), deadline);
         try {
             work.clean(m, failure, graceOf(entry, failure), context);
             settle(entry, failure, null);
@@ -107,45 +118,67 @@ final class FailureRecovery {
     /** Records the cleanup's outcome, unless the machine changed meanwhile. */
     @SuppressWarnings("FutureReturnValueIgnored") // the chain ends in a callback that logs its failure
     private void settle(MachineEntry entry, FailureRecord failure, String error) {
-        entry.changes.then(() -> {
-            Machine current = entry.snapshot();
-            if (current.state() != MachineState.FAILED || !Objects.equals(entry.failure(), failure)
-                    || !table.isVisible(entry)) {
-                return CompletableFuture.completedFuture(null);
-            }
-            if (error == null) {
-                entry.failure(null);
-                Machine fresh = current.toBuilder().state(MachineState.SPECULATIVE).host(HostRef.NONE).cluster("")
-                        .shardMetadata(Map.of()).lastError("").build();
-                return table.commit(entry, fresh, List.of()).handle((ok, e) -> {
-                    if (e != null) {
-                        entry.failure(failure);
-                        throw e instanceof CompletionException c ? c : new CompletionException(e);
+        entry.changes
+                .then(() -> {
+                    Machine current = entry.snapshot();
+                    if (current.state() != MachineState.FAILED
+                            || !Objects.equals(entry.failure(), failure)
+                            || !table.isVisible(entry)) {
+                        return CompletableFuture.completedFuture(null);
                     }
-                    log.info("machine {} recovered: failed in {} ({}), cleaned up and SPECULATIVE again",
-                            current.id(), failure.kind().label(), failure.bound() ? "drained and destroyed" : "destroyed");
-                    table.observer().failedRecovered(failure.kind());
-                    return null;
+                    if (error == null) {
+                        entry.failure(null);
+                        Machine fresh = current.toBuilder()
+                                .state(MachineState.SPECULATIVE)
+                                .host(HostRef.NONE)
+                                .cluster("")
+                                .shardMetadata(Map.of())
+                                .lastError("")
+                                .build();
+                        return table.commit(entry, fresh, List.of()).handle((ok, e) -> {
+                            if (e != null) {
+                                entry.failure(failure);
+                                throw e instanceof CompletionException c ? c : new CompletionException(e);
+                            }
+                            log.info(
+                                    "machine {} recovered: failed in {} ({}), cleaned up and SPECULATIVE again",
+                                    current.id(),
+                                    failure.kind().label(),
+                                    failure.bound() ? "drained and destroyed" : "destroyed");
+                            table.observer().failedRecovered(failure.kind());
+                            return null;
+                        });
+                    }
+                    FailureRecord next = failure.afterFailedCleanup(
+                            Instant.now().plus(policy.backoff(failure.cleanupAttempts() + 1)));
+                    entry.failure(next);
+                    String lastError =
+                            failure.error() + "; cleanup attempt " + next.cleanupAttempts() + " failed: " + error;
+                    log.warn(
+                            "cleanup of FAILED machine {} failed (attempt {}, next not before {}): {}",
+                            current.id(),
+                            next.cleanupAttempts(),
+                            next.cleanupNotBefore(),
+                            error);
+                    return table.commit(
+                                    entry,
+                                    current.toBuilder().lastError(lastError).build(),
+                                    List.of())
+                            .handle((ok, e) -> {
+                                if (e != null) {
+                                    entry.failure(failure);
+                                    throw e instanceof CompletionException c ? c : new CompletionException(e);
+                                }
+                                return null;
+                            });
+                })
+                .whenComplete((done, e) -> {
+                    if (e != null) {
+                        log.error(
+                                "recording the cleanup of machine {} failed: {}",
+                                entry.snapshot().id(),
+                                Failures.unwrap(e).getMessage());
+                    }
                 });
-            }
-            FailureRecord next = failure.afterFailedCleanup(Instant.now().plus(policy.backoff(failure.cleanupAttempts() + 1)));
-            entry.failure(next);
-            String lastError = failure.error() + "; cleanup attempt " + next.cleanupAttempts() + " failed: " + error;
-            log.warn("cleanup of FAILED machine {} failed (attempt {}, next not before {}): {}", current.id(),
-                    next.cleanupAttempts(), next.cleanupNotBefore(), error);
-            return table.commit(entry, current.toBuilder().lastError(lastError).build(), List.of())
-                    .handle((ok, e) -> {
-                        if (e != null) {
-                            entry.failure(failure);
-                            throw e instanceof CompletionException c ? c : new CompletionException(e);
-                        }
-                        return null;
-                    });
-        }).whenComplete((done, e) -> {
-            if (e != null) {
-                log.error("recording the cleanup of machine {} failed: {}", entry.snapshot().id(),
-                        Failures.unwrap(e).getMessage());
-            }
-        });
     }
 }

@@ -11,7 +11,8 @@ public final class Failures {
     /** The exception itself, out of the wrappers futures and Failsafe put around it. */
     static Throwable unwrap(Throwable error) {
         Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof FailsafeException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof FailsafeException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;

@@ -85,9 +85,14 @@ final class InventoryMaintenance {
             // its VM is gone, so nothing is left to drain: the cleanup only has to prove that
             LastOperation last = entry.lastOperation();
             FailureRecord before = entry.failure();
-            entry.failure(FailureRecord.of(last == null ? TransitionKind.CREATE : last.kind(), Instant.now(), false,
-                    error));
-            return table.commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(),
+            entry.failure(
+                    FailureRecord.of(last == null ? TransitionKind.CREATE : last.kind(), Instant.now(), false, error));
+            return table.commit(
+                            entry,
+                            current.toBuilder()
+                                    .state(MachineState.FAILED)
+                                    .lastError(error)
+                                    .build(),
                             List.of())
                     .handle((done, e) -> {
                         if (e != null) {
@@ -112,11 +117,16 @@ final class InventoryMaintenance {
         }
         return MachineTable.await(entry.changes.then(() -> {
             Machine current = entry.snapshot();
-            if (!current.equals(seen) || current.state() != MachineState.FAILED || current.host().isEmpty()
+            if (!current.equals(seen)
+                    || current.state() != MachineState.FAILED
+                    || current.host().isEmpty()
                     || !table.isVisible(entry)) {
                 return CompletableFuture.completedFuture(false);
             }
-            log.info("FAILED machine {} no longer holds VM {}: it is gone", current.id(), current.host().ref());
+            log.info(
+                    "FAILED machine {} no longer holds VM {}: it is gone",
+                    current.id(),
+                    current.host().ref());
             return table.commit(entry, current.toBuilder().host(HostRef.NONE).build(), List.of())
                     .thenApply(done -> true);
         }));

@@ -10,8 +10,8 @@ import java.util.Objects;
  * What the provider offers: its label (the first part of every slot id and {@code HostRef.provider}),
  * the instance-type catalog, the offerings and their prices.
  */
-public record InventoryPlan(String providerLabel, InstanceTypeCatalog catalog, List<Offering> offerings,
-        PriceList prices) {
+public record InventoryPlan(
+        String providerLabel, InstanceTypeCatalog catalog, List<Offering> offerings, PriceList prices) {
     public InventoryPlan {
         Objects.requireNonNull(providerLabel, "providerLabel");
         Objects.requireNonNull(catalog, "catalog");

@@ -47,9 +47,8 @@ final class InventoryReads {
 
     ListResult list(ListQuery query) {
         long upTo = table.index().current();
-        OptionalLong since = query.sinceRevision() == null
-                ? OptionalLong.empty()
-                : cursors.decode(query.sinceRevision());
+        OptionalLong since =
+                query.sinceRevision() == null ? OptionalLong.empty() : cursors.decode(query.sinceRevision());
         NavigableMap<Long, MachineEntry> changed = table.index().changedBetween(since.orElse(0), upTo);
         List<Machine> page = new ArrayList<>();
         long lastReturned = 0;

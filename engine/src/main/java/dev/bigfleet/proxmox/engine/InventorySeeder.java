@@ -72,10 +72,13 @@ public final class InventorySeeder {
         }
         for (Machine slot : byId.values()) {
             ManagedVm vm = vmByMachine.get(slot.id());
-            out.add(vm == null ? slot : slot.toBuilder()
-                    .state(MachineState.IDLE)
-                    .host(HostRef.of(providerLabel, vm.node(), vm.vmid()))
-                    .build());
+            out.add(
+                    vm == null
+                            ? slot
+                            : slot.toBuilder()
+                                    .state(MachineState.IDLE)
+                                    .host(HostRef.of(providerLabel, vm.node(), vm.vmid()))
+                                    .build());
         }
         for (Map.Entry<String, ManagedVm> e : vmByMachine.entrySet()) {
             if (!byId.containsKey(e.getKey())) {
@@ -87,8 +90,8 @@ public final class InventorySeeder {
 
     /** A VM that carries a machine id no offering renders: kept as Idle under that id. */
     private Machine unslotted(String id, ManagedVm vm) {
-        Optional<SlotId.Parts> parts = SlotId.parse(id)
-                .filter(p -> p.provider().equals(providerLabel) && catalog.contains(p.instanceType()));
+        Optional<SlotId.Parts> parts =
+                SlotId.parse(id).filter(p -> p.provider().equals(providerLabel) && catalog.contains(p.instanceType()));
         String type = parts.map(SlotId.Parts::instanceType).orElseGet(() -> typeOnNode(vm.node()));
         Map<String, String> resources = offerings.stream()
                 .filter(o -> o.instanceType().equals(type) && o.zone().equals(vm.node()))

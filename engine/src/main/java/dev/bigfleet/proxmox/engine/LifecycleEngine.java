@@ -40,21 +40,29 @@ public final class LifecycleEngine {
     private final MachineTable table;
 
     @Inject
-    public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts,
-            @Named(TRANSITION_WORKERS) ExecutorService workers, StateStore store, EngineObserver observer,
+    public LifecycleEngine(
+            TransitionWork work,
+            TransitionTimeouts timeouts,
+            @Named(TRANSITION_WORKERS) ExecutorService workers,
+            StateStore store,
+            EngineObserver observer,
             RecoveryPolicy recoveryPolicy) {
         this.table = new MachineTable(store, observer);
         this.runner = new TransitionRunner(table, work, timeouts, workers);
         this.admission = new Admission(table, runner);
         this.recovery = new RestartRecovery(table);
-        this.failures = new FailureRecovery(table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts,
-                workers);
+        this.failures =
+                new FailureRecovery(table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts, workers);
         this.maintenance = new InventoryMaintenance(table);
         this.reads = new InventoryReads(table);
     }
 
     /** An engine whose FAILED machines are cleaned up after the default retention. */
-    public LifecycleEngine(TransitionWork work, TransitionTimeouts timeouts, ExecutorService workers, StateStore store,
+    public LifecycleEngine(
+            TransitionWork work,
+            TransitionTimeouts timeouts,
+            ExecutorService workers,
+            StateStore store,
             EngineObserver observer) {
         this(work, timeouts, workers, store, observer, RecoveryPolicy.defaults());
     }
@@ -120,7 +128,8 @@ public final class LifecycleEngine {
     public Optional<FailureRecord> failure(String id) {
         MachineEntry entry = table.entry(id);
         return entry == null || entry.snapshot().state() != MachineState.FAILED
-                ? Optional.empty() : Optional.ofNullable(entry.failure());
+                ? Optional.empty()
+                : Optional.ofNullable(entry.failure());
     }
 
     // ---- seed and reconcile

@@ -1,9 +1,9 @@
 package dev.bigfleet.proxmox.engine;
 
-import dev.bigfleet.proxmox.engine.store.FailureRecord;
-import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.api.FenceMark;
 import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
+import dev.bigfleet.proxmox.engine.store.LastOperation;
 import java.util.HashMap;
 import java.util.Map;
 

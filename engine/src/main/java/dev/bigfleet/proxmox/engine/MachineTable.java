@@ -98,8 +98,11 @@ final class MachineTable {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
         LastOperation last = entry.lastOperation();
         FailureRecord failure = entry.failure();
-        return durable(index.stamp(entry, next, revision -> new StoreWrite(next, last, failure, marks, null, revision,
-                        lastOperationNumber.get(), null)))
+        return durable(index.stamp(
+                        entry,
+                        next,
+                        revision -> new StoreWrite(
+                                next, last, failure, marks, null, revision, lastOperationNumber.get(), null)))
                 .thenRun(() -> observer.machineChanged(before, next));
     }
 

@@ -18,8 +18,14 @@ public final class MutationRequest {
     private final Map<String, String> shardMetadata;
     private final long gracePeriodSeconds;
 
-    private MutationRequest(TransitionKind kind, String machineId, FenceToken token, String clusterId,
-            byte[] bootstrapBlob, Map<String, String> shardMetadata, long gracePeriodSeconds) {
+    private MutationRequest(
+            TransitionKind kind,
+            String machineId,
+            FenceToken token,
+            String clusterId,
+            byte[] bootstrapBlob,
+            Map<String, String> shardMetadata,
+            long gracePeriodSeconds) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.machineId = Objects.requireNonNull(machineId, "machineId");
         this.token = Objects.requireNonNull(token, "token");
@@ -34,15 +40,19 @@ public final class MutationRequest {
         return new MutationRequest(TransitionKind.CREATE, machineId, token, "", new byte[0], Map.of(), 0);
     }
 
-    public static MutationRequest configure(String machineId, FenceToken token, String clusterId,
-            byte[] bootstrapBlob, Map<String, String> shardMetadata) {
-        return new MutationRequest(TransitionKind.CONFIGURE, machineId, token, clusterId,
-                bootstrapBlob.clone(), shardMetadata, 0);
+    public static MutationRequest configure(
+            String machineId,
+            FenceToken token,
+            String clusterId,
+            byte[] bootstrapBlob,
+            Map<String, String> shardMetadata) {
+        return new MutationRequest(
+                TransitionKind.CONFIGURE, machineId, token, clusterId, bootstrapBlob.clone(), shardMetadata, 0);
     }
 
     public static MutationRequest drain(String machineId, FenceToken token, long gracePeriodSeconds) {
-        return new MutationRequest(TransitionKind.DRAIN, machineId, token, "", new byte[0], Map.of(),
-                gracePeriodSeconds);
+        return new MutationRequest(
+                TransitionKind.DRAIN, machineId, token, "", new byte[0], Map.of(), gracePeriodSeconds);
     }
 
     public static MutationRequest delete(String machineId, FenceToken token) {

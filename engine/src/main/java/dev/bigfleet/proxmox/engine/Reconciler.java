@@ -43,7 +43,11 @@ public final class Reconciler {
     private final Map<Long, Instant> orphanSince = new HashMap<>();
 
     @Inject
-    public Reconciler(LifecycleEngine engine, ProxmoxBackend backend, InventorySeeder seeder, OrphanPolicy orphans,
+    public Reconciler(
+            LifecycleEngine engine,
+            ProxmoxBackend backend,
+            InventorySeeder seeder,
+            OrphanPolicy orphans,
             EngineObserver observer) {
         this.engine = engine;
         this.backend = backend;
@@ -68,12 +72,19 @@ public final class Reconciler {
                 continue;
             }
             Machine slot = slotsById.get(m.id());
-            if (slot != null && !hasFactsOf(known.get(), slot) && engine.refreshFacts(m.id(), current -> current.toBuilder()
-                    .pricePerHour(slot.pricePerHour())
-                    .resources(slot.resources())
-                    .allocatable(current.allocatable().isEmpty() ? slot.allocatable() : current.allocatable())
-                    .labels(slot.labels())
-                    .build())) {
+            if (slot != null
+                    && !hasFactsOf(known.get(), slot)
+                    && engine.refreshFacts(
+                            m.id(),
+                            current -> current.toBuilder()
+                                    .pricePerHour(slot.pricePerHour())
+                                    .resources(slot.resources())
+                                    .allocatable(
+                                            current.allocatable().isEmpty()
+                                                    ? slot.allocatable()
+                                                    : current.allocatable())
+                                    .labels(slot.labels())
+                                    .build())) {
                 refreshed++;
             }
         }
@@ -81,8 +92,13 @@ public final class Reconciler {
         int[] lost = actOnLostVms(vms);
         int reaped = reapOrphans(vms);
         if (added > 0 || refreshed > 0 || lost[0] > 0 || lost[1] > 0 || reaped > 0) {
-            log.info("reconcile: added={} refreshed={} failed_missing_vm={} hosts_released={} orphans_reaped={}",
-                    added, refreshed, lost[0], lost[1], reaped);
+            log.info(
+                    "reconcile: added={} refreshed={} failed_missing_vm={} hosts_released={} orphans_reaped={}",
+                    added,
+                    refreshed,
+                    lost[0],
+                    lost[1],
+                    reaped);
         }
         return new Pass(added, refreshed, lost[0], lost[1], reaped);
     }
@@ -107,7 +123,8 @@ public final class Reconciler {
         int[] acted = new int[2];
         for (Machine m : engine.snapshot()) {
             boolean stable = m.state() == MachineState.IDLE || m.state() == MachineState.CONFIGURED;
-            boolean claims = (stable || m.state() == MachineState.FAILED) && !m.host().isEmpty();
+            boolean claims =
+                    (stable || m.state() == MachineState.FAILED) && !m.host().isEmpty();
             if (!claims || withVm.contains(m.id())) {
                 missingPasses.remove(m.id());
                 continue;
@@ -116,8 +133,10 @@ public final class Reconciler {
             if (passes < 2) {
                 continue;
             }
-            if (stable && engine.failIfUnchanged(m, "VM " + m.host().ref()
-                    + " is gone: it was missing on two consecutive reconcile passes")) {
+            if (stable
+                    && engine.failIfUnchanged(
+                            m,
+                            "VM " + m.host().ref() + " is gone: it was missing on two consecutive reconcile passes")) {
                 missingPasses.remove(m.id());
                 acted[0]++;
             } else if (!stable && engine.releaseLostHost(m)) {
@@ -145,15 +164,17 @@ public final class Reconciler {
             if (Duration.between(since, now).compareTo(orphans.grace()) < 0) {
                 continue;
             }
-            String why = owner.map(o -> "its machine " + o.id() + " is " + o.state()).orElse("it carries no machine id");
+            String why =
+                    owner.map(o -> "its machine " + o.id() + " is " + o.state()).orElse("it carries no machine id");
             if (!orphans.reap()) {
                 log.warn("orphan VM {} ({}) would be destroyed; --reap-orphans=false", vm.hostRef(), why);
                 continue;
             }
             try {
-                backend.destroy(new VmTarget(vm.machineId().orElse(""), vm.node(), vm.vmid()),
-                        new TransitionContext(vm.machineId().orElse(""), "reap-" + vm.vmid(),
-                                now.plus(orphans.destroyTimeout())));
+                backend.destroy(
+                        new VmTarget(vm.machineId().orElse(""), vm.node(), vm.vmid()),
+                        new TransitionContext(
+                                vm.machineId().orElse(""), "reap-" + vm.vmid(), now.plus(orphans.destroyTimeout())));
                 log.warn("destroyed orphan VM {} ({})", vm.hostRef(), why);
                 orphanSince.remove(vm.vmid());
                 reaped++;

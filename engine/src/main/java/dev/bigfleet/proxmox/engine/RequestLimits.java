@@ -46,16 +46,16 @@ public final class RequestLimits {
 
     private static void checkMetadata(Map<String, String> metadata) throws RejectedException {
         if (metadata.size() > MAX_METADATA_ENTRIES) {
-            throw invalid("shard_metadata has " + metadata.size() + " entries; at most "
-                    + MAX_METADATA_ENTRIES + " are accepted");
+            throw invalid("shard_metadata has " + metadata.size() + " entries; at most " + MAX_METADATA_ENTRIES
+                    + " are accepted");
         }
         long bytes = 0;
         for (Map.Entry<String, String> e : metadata.entrySet()) {
             bytes += utf8Length(e.getKey()) + utf8Length(e.getValue());
         }
         if (bytes > MAX_METADATA_BYTES) {
-            throw invalid("shard_metadata holds " + bytes + " bytes of keys and values; at most "
-                    + MAX_METADATA_BYTES + " are accepted");
+            throw invalid("shard_metadata holds " + bytes + " bytes of keys and values; at most " + MAX_METADATA_BYTES
+                    + " are accepted");
         }
     }
 

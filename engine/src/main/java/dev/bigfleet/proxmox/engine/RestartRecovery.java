@@ -30,8 +30,10 @@ final class RestartRecovery {
     void restore(StoredMachine stored) {
         MachineEntry entry = new MachineEntry(stored.machine());
         entry.lastOperation(stored.lastOperation());
-        entry.failure(stored.failure() != null || stored.machine().state() != MachineState.FAILED ? stored.failure()
-                : legacyFailure(stored));
+        entry.failure(
+                stored.failure() != null || stored.machine().state() != MachineState.FAILED
+                        ? stored.failure()
+                        : legacyFailure(stored));
         entry.marks().putAll(stored.marks());
         table.put(entry);
         table.index().restore(entry, stored.machine(), stored.revision());
@@ -43,7 +45,9 @@ final class RestartRecovery {
      * if that could have left a live node, its retention counted from now.
      */
     private static FailureRecord legacyFailure(StoredMachine stored) {
-        TransitionKind kind = stored.lastOperation() == null ? TransitionKind.CREATE : stored.lastOperation().kind();
+        TransitionKind kind = stored.lastOperation() == null
+                ? TransitionKind.CREATE
+                : stored.lastOperation().kind();
         boolean bound = kind == TransitionKind.CONFIGURE || kind == TransitionKind.DRAIN;
         return FailureRecord.of(kind, Instant.now(), bound, stored.machine().lastError());
     }
@@ -79,10 +83,17 @@ final class RestartRecovery {
                 Machine current = entry.snapshot();
                 String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
                         + " was interrupted by a provider restart"
-                        + (kind == TransitionKind.CONFIGURE ? " (the bootstrap blob is never kept, so it cannot go on)" : "");
-                entry.failure(FailureRecord.of(kind, Instant.now(), kind == TransitionKind.CONFIGURE
-                        || kind == TransitionKind.DRAIN, error));
-                return table.commit(entry, current.toBuilder().state(MachineState.FAILED).lastError(error).build(),
+                        + (kind == TransitionKind.CONFIGURE
+                                ? " (the bootstrap blob is never kept, so it cannot go on)"
+                                : "");
+                entry.failure(FailureRecord.of(
+                        kind, Instant.now(), kind == TransitionKind.CONFIGURE || kind == TransitionKind.DRAIN, error));
+                return table.commit(
+                        entry,
+                        current.toBuilder()
+                                .state(MachineState.FAILED)
+                                .lastError(error)
+                                .build(),
                         List.of());
             }));
         }
@@ -116,7 +127,8 @@ final class RestartRecovery {
         if (m.state() != MachineState.SPECULATIVE || !table.isVisible(entry)) {
             return CompletableFuture.completedFuture(false);
         }
-        return MachineTable.durable(table.store().write(StoreWrite.deletion(m.id(), () -> table.index().remove(entry))))
+        return MachineTable.durable(table.store()
+                        .write(StoreWrite.deletion(m.id(), () -> table.index().remove(entry))))
                 .thenApply(done -> {
                     table.remove(entry);
                     table.observer().machineChanged(m, null);

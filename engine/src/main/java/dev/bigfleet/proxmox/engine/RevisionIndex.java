@@ -1,8 +1,8 @@
 package dev.bigfleet.proxmox.engine;
 
-import dev.bigfleet.proxmox.engine.store.StoreWrite;
-import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import java.util.NavigableMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -34,8 +34,14 @@ final class RevisionIndex {
         synchronized (stampLock) {
             long revision = ++this.next;
             StoreWrite write = writeFor.apply(revision);
-            return store.write(new StoreWrite(write.machine(), write.lastOperation(), write.failure(), write.marks(),
-                    write.deletedMachineId(), revision, write.lastOperationNumber(),
+            return store.write(new StoreWrite(
+                    write.machine(),
+                    write.lastOperation(),
+                    write.failure(),
+                    write.marks(),
+                    write.deletedMachineId(),
+                    revision,
+                    write.lastOperationNumber(),
                     () -> publish(entry, next, revision)));
         }
     }

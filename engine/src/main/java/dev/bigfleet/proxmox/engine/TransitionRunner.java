@@ -63,13 +63,18 @@ final class TransitionRunner {
      */
     void start(Run run) {
         TransitionKind kind = run.kind();
-        Instant deadline = run.operation().deadline().orElseGet(() -> Instant.now().plus(timeouts.of(kind)));
-        TransitionContext context = new TransitionContext(run.atAccept().id(), run.operation().operationId(), deadline);
+        Instant deadline =
+                run.operation().deadline().orElseGet(() -> Instant.now().plus(timeouts.of(kind)));
+        TransitionContext context =
+                new TransitionContext(run.atAccept().id(), run.operation().operationId(), deadline);
         try {
             workers.execute(() -> execute(run, context));
         } catch (RejectedExecutionException stopping) {
             // the provider is stopping: the machine stays transitional and the next start drives it on
-            log.warn("{} of machine {} ({}) not started: the provider is stopping", kind.label(), run.atAccept().id(),
+            log.warn(
+                    "{} of machine {} ({}) not started: the provider is stopping",
+                    kind.label(),
+                    run.atAccept().id(),
                     run.operation().operationId());
         }
     }
@@ -87,20 +92,32 @@ final class TransitionRunner {
                 .handleIf(e -> e instanceof BackendException b && b.isTransient())
                 .withBackoff(FIRST_RETRY, LONGEST_RETRY)
                 .withMaxRetries(-1)
-                .onRetry(e -> log.info("{} of machine {} ({}) retries after a transient failure: {}", kind.label(),
-                        run.atAccept().id(), run.operation().operationId(), e.getLastException().getMessage()))
+                .onRetry(e -> log.info(
+                        "{} of machine {} ({}) retries after a transient failure: {}",
+                        kind.label(),
+                        run.atAccept().id(),
+                        run.operation().operationId(),
+                        e.getLastException().getMessage()))
                 .build();
         UnaryOperator<Machine> postEffect;
         try {
-            postEffect = Failsafe.with(Timeout.<UnaryOperator<Machine>>builder(left).withInterrupt().build())
+            postEffect = Failsafe.with(Timeout.<UnaryOperator<Machine>>builder(left)
+                            .withInterrupt()
+                            .build())
                     .compose(transientRetry)
-                    .get(() -> work.run(kind, run.atAccept(), run.blob(), run.operation().graceSeconds(), context));
+                    .get(() -> work.run(
+                            kind, run.atAccept(), run.blob(), run.operation().graceSeconds(), context));
         } catch (RuntimeException | Error e) {
             context.cancel();
             Throwable cause = Failures.unwrap(e);
             boolean timeout = cause instanceof TimeoutExceededException;
-            complete(run, startedAt, timeout ? EngineObserver.Outcome.TIMEOUT : EngineObserver.Outcome.ERROR, null,
-                    timeout ? timedOut(kind) : failureMessage(kind, cause), bound(kind, cause, context));
+            complete(
+                    run,
+                    startedAt,
+                    timeout ? EngineObserver.Outcome.TIMEOUT : EngineObserver.Outcome.ERROR,
+                    null,
+                    timeout ? timedOut(kind) : failureMessage(kind, cause),
+                    bound(kind, cause, context));
             return;
         }
         context.cancel();
@@ -118,9 +135,10 @@ final class TransitionRunner {
     private static boolean bound(TransitionKind kind, Throwable cause, TransitionContext context) {
         return switch (kind) {
             case DRAIN -> true;
-            case CONFIGURE -> (cause instanceof BackendException b && !b.isTransient())
-                    ? b.bootstrapStarted()
-                    : context.wasBootstrapCalled();
+            case CONFIGURE ->
+                (cause instanceof BackendException b && !b.isTransient())
+                        ? b.bootstrapStarted()
+                        : context.wasBootstrapCalled();
             default -> false;
         };
     }
@@ -136,49 +154,76 @@ final class TransitionRunner {
 
     /** Applies a transition's outcome as the machine's next change; the worker does not wait for it. */
     @SuppressWarnings("FutureReturnValueIgnored") // the chain ends in a callback that logs every failure itself
-    private void complete(Run run, Instant startedAt, EngineObserver.Outcome outcome, UnaryOperator<Machine> postEffect,
-            String failure, boolean bound) {
+    private void complete(
+            Run run,
+            Instant startedAt,
+            EngineObserver.Outcome outcome,
+            UnaryOperator<Machine> postEffect,
+            String failure,
+            boolean bound) {
         MachineEntry entry = run.entry();
         TransitionKind kind = run.kind();
         String operationId = run.operation().operationId();
-        entry.changes.then(() -> {
-            Machine current = entry.snapshot();
-            LastOperation last = entry.lastOperation();
-            if (current.state() != kind.transitional() || last == null || !last.operationId().equals(operationId)) {
-                log.info("discarding late {} result for machine {} ({}): it is {} now",
-                        kind.label(), current.id(), operationId, current.state());
-                return CompletableFuture.completedFuture(null);
-            }
-            Machine next;
-            FailureRecord before = entry.failure();
-            if (failure == null) {
-                next = postEffect.apply(current);
-            } else {
-                log.warn("transition failed: machine={} kind={} operation={} err={}",
-                        current.id(), kind.label(), operationId, failure);
-                next = current.toBuilder().state(MachineState.FAILED).lastError(failure).build();
-                entry.failure(FailureRecord.of(kind, Instant.now(), bound, failure));
-            }
-            return table.commit(entry, next, List.of()).handle((ok, error) -> {
-                if (error != null) {
-                    entry.failure(before);
-                    throw error instanceof CompletionException c ? c : new CompletionException(error);
-                }
-                table.observer().transitionFinished(kind, outcome, Duration.between(startedAt, Instant.now()));
-                return null;
-            });
-        }).whenComplete((done, error) -> {
-            if (error == null) {
-                return;
-            }
-            Throwable cause = Failures.unwrap(error);
-            if (cause instanceof StoreFailure) {
-                // the machine stays in its transitional state; a restart drives it on
-                log.error("recording the {} result of machine {} failed: {}", kind.label(), entry.snapshot().id(),
-                        cause.getMessage());
-            } else {
-                log.error("applying the {} result of machine {} failed", kind.label(), entry.snapshot().id(), cause);
-            }
-        });
+        entry.changes
+                .then(() -> {
+                    Machine current = entry.snapshot();
+                    LastOperation last = entry.lastOperation();
+                    if (current.state() != kind.transitional()
+                            || last == null
+                            || !last.operationId().equals(operationId)) {
+                        log.info(
+                                "discarding late {} result for machine {} ({}): it is {} now",
+                                kind.label(),
+                                current.id(),
+                                operationId,
+                                current.state());
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    Machine next;
+                    FailureRecord before = entry.failure();
+                    if (failure == null) {
+                        next = postEffect.apply(current);
+                    } else {
+                        log.warn(
+                                "transition failed: machine={} kind={} operation={} err={}",
+                                current.id(),
+                                kind.label(),
+                                operationId,
+                                failure);
+                        next = current.toBuilder()
+                                .state(MachineState.FAILED)
+                                .lastError(failure)
+                                .build();
+                        entry.failure(FailureRecord.of(kind, Instant.now(), bound, failure));
+                    }
+                    return table.commit(entry, next, List.of()).handle((ok, error) -> {
+                        if (error != null) {
+                            entry.failure(before);
+                            throw error instanceof CompletionException c ? c : new CompletionException(error);
+                        }
+                        table.observer().transitionFinished(kind, outcome, Duration.between(startedAt, Instant.now()));
+                        return null;
+                    });
+                })
+                .whenComplete((done, error) -> {
+                    if (error == null) {
+                        return;
+                    }
+                    Throwable cause = Failures.unwrap(error);
+                    if (cause instanceof StoreFailure) {
+                        // the machine stays in its transitional state; a restart drives it on
+                        log.error(
+                                "recording the {} result of machine {} failed: {}",
+                                kind.label(),
+                                entry.snapshot().id(),
+                                cause.getMessage());
+                    } else {
+                        log.error(
+                                "applying the {} result of machine {} failed",
+                                kind.label(),
+                                entry.snapshot().id(),
+                                cause);
+                    }
+                });
     }
 }

@@ -43,8 +43,13 @@ public final class TransitionWork {
      *
      * @return the post-effect to apply if the result is still wanted
      */
-    UnaryOperator<Machine> run(TransitionKind kind, Machine atAccept, byte[] bootstrapBlob,
-            long gracePeriodSeconds, TransitionContext context) throws BackendException {
+    UnaryOperator<Machine> run(
+            TransitionKind kind,
+            Machine atAccept,
+            byte[] bootstrapBlob,
+            long gracePeriodSeconds,
+            TransitionContext context)
+            throws BackendException {
         switch (kind) {
             case CREATE:
                 return create(atAccept, context);
@@ -63,7 +68,11 @@ public final class TransitionWork {
         CreatedVm vm = backend.cloneAndStart(new CloneSpec(m.id(), type, m.zone(), m.labels()), context);
         HostRef host = HostRef.of(providerLabel, vm.node(), vm.vmid());
         Map<String, String> allocatable = type.allocatable();
-        return done -> done.toBuilder().state(TransitionKind.CREATE.target()).host(host).allocatable(allocatable).build();
+        return done -> done.toBuilder()
+                .state(TransitionKind.CREATE.target())
+                .host(host)
+                .allocatable(allocatable)
+                .build();
     }
 
     private UnaryOperator<Machine> configure(Machine m, byte[] blob, TransitionContext context)
@@ -100,7 +109,10 @@ public final class TransitionWork {
 
     private UnaryOperator<Machine> delete(Machine m, TransitionContext context) throws BackendException {
         backend.destroy(target(m), context);
-        return done -> done.toBuilder().state(TransitionKind.DELETE.target()).host(HostRef.NONE).build();
+        return done -> done.toBuilder()
+                .state(TransitionKind.DELETE.target())
+                .host(HostRef.NONE)
+                .build();
     }
 
     /** {@code e} with another message, still transient if it was. */
@@ -108,14 +120,16 @@ public final class TransitionWork {
         if (e.isTransient()) {
             return BackendException.transientFailure(message, e.getCause());
         }
-        return bootstrapStarted ? BackendException.afterBootstrapStarted(message, e.getCause())
+        return bootstrapStarted
+                ? BackendException.afterBootstrapStarted(message, e.getCause())
                 : new BackendException(message, e.getCause());
     }
 
     private static VmTarget target(Machine m) throws BackendException {
         long vmid = m.host().vmid();
         if (m.host().node().isEmpty() || vmid < 0) {
-            throw new BackendException("machine " + m.id() + " has no usable host ref \"" + m.host().ref() + "\"");
+            throw new BackendException("machine " + m.id() + " has no usable host ref \""
+                    + m.host().ref() + "\"");
         }
         return new VmTarget(m.id(), m.host().node(), vmid);
     }

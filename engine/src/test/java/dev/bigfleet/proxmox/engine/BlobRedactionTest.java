@@ -16,13 +16,15 @@ class BlobRedactionTest {
                 .isEqualTo("guest command exited 1: bad input " + BlobRedaction.REDACTED)
                 .doesNotContain("abc.def.ghi");
         String base64 = "guest command exited 2: " + Base64.getEncoder().encodeToString(BLOB);
-        assertThat(BlobRedaction.redact(base64, BLOB)).doesNotContain(Base64.getEncoder().encodeToString(BLOB));
+        assertThat(BlobRedaction.redact(base64, BLOB))
+                .doesNotContain(Base64.getEncoder().encodeToString(BLOB));
     }
 
     @Test
     void ordinaryMessagesAndTinyBlobsAreLeftAlone() {
         assertThat(BlobRedaction.redact("guest command exited 1: no space left", BLOB))
                 .isEqualTo("guest command exited 1: no space left");
-        assertThat(BlobRedaction.redact("exit 1: ok", "ok".getBytes(StandardCharsets.UTF_8))).isEqualTo("exit 1: ok");
+        assertThat(BlobRedaction.redact("exit 1: ok", "ok".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo("exit 1: ok");
     }
 }

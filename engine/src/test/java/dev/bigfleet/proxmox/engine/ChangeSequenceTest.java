@@ -43,12 +43,15 @@ class ChangeSequenceTest {
         CompletableFuture<Object> thrown = changes.then(() -> {
             throw new RejectedException(RejectionReason.CONFLICT, "no");
         });
-        CompletableFuture<Object> failed = changes.then(() -> CompletableFuture.failedFuture(new IllegalStateException("bad")));
+        CompletableFuture<Object> failed =
+                changes.then(() -> CompletableFuture.failedFuture(new IllegalStateException("bad")));
         CompletableFuture<String> next = changes.then(() -> CompletableFuture.completedFuture("ok"));
 
         assertThat(thrown).isCompletedExceptionally();
-        assertThat(thrown.handle((v, e) -> e.getCause())).isCompletedWithValueMatching(c -> c instanceof RejectedException);
-        assertThat(failed.handle((v, e) -> e.getCause())).isCompletedWithValueMatching(c -> c instanceof IllegalStateException);
+        assertThat(thrown.handle((v, e) -> e.getCause()))
+                .isCompletedWithValueMatching(c -> c instanceof RejectedException);
+        assertThat(failed.handle((v, e) -> e.getCause()))
+                .isCompletedWithValueMatching(c -> c instanceof IllegalStateException);
         assertThat(next.join()).isEqualTo("ok");
     }
 }

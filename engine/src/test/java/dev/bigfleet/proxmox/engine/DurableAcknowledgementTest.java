@@ -1,14 +1,14 @@
 package dev.bigfleet.proxmox.engine;
 
-import dev.bigfleet.proxmox.engine.store.StoreWrite;
-import dev.bigfleet.proxmox.engine.store.StoredMachine;
-import dev.bigfleet.proxmox.engine.store.StoredCounters;
-import dev.bigfleet.proxmox.engine.store.StateStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.api.FenceToken;
 import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoreWrite;
+import dev.bigfleet.proxmox.engine.store.StoredCounters;
+import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -102,7 +102,9 @@ class DurableAcknowledgementTest {
         String id = ids.get(0);
         CompletableFuture<Accepted> create = engine.mutateAsync(MutationRequest.create(id, FenceToken.NONE));
         assertThat(create).as("answered before durable").isNotDone();
-        assertThat(engine.get(id).orElseThrow().state()).as("visible before durable").isEqualTo(MachineState.SPECULATIVE);
+        assertThat(engine.get(id).orElseThrow().state())
+                .as("visible before durable")
+                .isEqualTo(MachineState.SPECULATIVE);
 
         store.release();
         assertThat(create.join().machine().state()).isEqualTo(MachineState.CREATING);
@@ -116,7 +118,9 @@ class DurableAcknowledgementTest {
         CompletableFuture<Accepted> create = engine.mutateAsync(MutationRequest.create(first, FenceToken.NONE));
         CompletableFuture<Accepted> retry = engine.mutateAsync(MutationRequest.create(first, FenceToken.NONE));
         CompletableFuture<Accepted> elsewhere = engine.mutateAsync(MutationRequest.create(other, FenceToken.NONE));
-        assertThat(store.pending()).as("the retry queued nothing of its own yet").isEqualTo(2);
+        assertThat(store.pending())
+                .as("the retry queued nothing of its own yet")
+                .isEqualTo(2);
         assertThat(retry).isNotDone();
 
         store.release();
@@ -130,7 +134,10 @@ class DurableAcknowledgementTest {
         CompletableFuture<Accepted> create = engine.mutateAsync(MutationRequest.create(id, FenceToken.NONE));
         store.failNext(new IllegalStateException("disk full"));
 
-        assertThat(create).failsWithin(Duration.ofSeconds(5)).withThrowableThat().havingCause()
+        assertThat(create)
+                .failsWithin(Duration.ofSeconds(5))
+                .withThrowableThat()
+                .havingCause()
                 .isInstanceOfSatisfying(RejectedException.class, e -> {
                     assertThat(e.reason()).isEqualTo(RejectionReason.UNAVAILABLE);
                     assertThat(e.getMessage()).contains("disk full");
@@ -139,8 +146,10 @@ class DurableAcknowledgementTest {
         // the failed call left no operation behind: the next Create is a fresh accept
         store.gated = false;
         store.release();
-        Accepted again = engine.mutateAsync(MutationRequest.create(id, FenceToken.NONE)).join();
+        Accepted again =
+                engine.mutateAsync(MutationRequest.create(id, FenceToken.NONE)).join();
         assertThat(again.machine().state()).isEqualTo(MachineState.CREATING);
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
     }
 }

@@ -1,12 +1,12 @@
 package dev.bigfleet.proxmox.engine;
 
-import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.api.PriceList;
+import dev.bigfleet.proxmox.engine.store.StateStore;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -24,8 +24,12 @@ final class EngineUnderTest implements AutoCloseable {
         List<Offering> offerings =
                 List.of(new Offering("pve.small", "z", CapacityType.ON_DEMAND, slots, Map.of("cpu", "1"), Map.of()));
         PriceList prices = new PriceList(Map.of(), 0.003, 0.0008);
-        engine = new LifecycleEngine(new TransitionWork(backend, new InventoryPlan("proxmox", catalog, offerings, prices)),
-                timeouts, workers, store, EngineObserver.NONE);
+        engine = new LifecycleEngine(
+                new TransitionWork(backend, new InventoryPlan("proxmox", catalog, offerings, prices)),
+                timeouts,
+                workers,
+                store,
+                EngineObserver.NONE);
         List<Machine> rendered = Offerings.renderSlots("proxmox", offerings, catalog, prices);
         engine.addMachines(rendered);
         ids = rendered.stream().map(Machine::id).toList();

@@ -48,8 +48,12 @@ class FailedMachineRecoveryTest {
                 recovered.add(kind);
             }
         };
-        engine = new LifecycleEngine(new TransitionWork(substrate, new InventoryPlan("proxmox", catalog, offerings, prices)),
-                new TransitionTimeouts(timeout, timeout, timeout, timeout), workers, new InMemoryStateStore(), observer,
+        engine = new LifecycleEngine(
+                new TransitionWork(substrate, new InventoryPlan("proxmox", catalog, offerings, prices)),
+                new TransitionTimeouts(timeout, timeout, timeout, timeout),
+                workers,
+                new InMemoryStateStore(),
+                observer,
                 new RecoveryPolicy(retention, 30));
         List<Machine> slots = Offerings.renderSlots("proxmox", offerings, catalog, prices);
         engine.addMachines(slots);
@@ -57,16 +61,19 @@ class FailedMachineRecoveryTest {
     }
 
     private Machine awaitState(String id, MachineState state) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.get(id).orElseThrow().state() == state);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> engine.get(id).orElseThrow().state() == state);
         return engine.get(id).orElseThrow();
     }
 
     /** Runs cleanup passes until the machine is in {@code state}. */
     private Machine cleanUpUntil(String id, MachineState state) {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            engine.cleanUpFailedMachines();
-            return engine.get(id).orElseThrow().state() == state;
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    engine.cleanUpFailedMachines();
+                    return engine.get(id).orElseThrow().state() == state;
+                });
         return engine.get(id).orElseThrow();
     }
 
@@ -85,7 +92,9 @@ class FailedMachineRecoveryTest {
         engine.mutate(MutationRequest.create(id, FenceToken.NONE));
         Machine failed = awaitState(id, MachineState.FAILED);
         assertThat(substrate.holdsVm(id)).as("the failed clone was left behind").isTrue();
-        assertThat(engine.cleanUpFailedMachines()).as("nothing is due before the retention ends").isZero();
+        assertThat(engine.cleanUpFailedMachines())
+                .as("nothing is due before the retention ends")
+                .isZero();
 
         long before = engine.revision();
         Machine fresh = cleanUpUntil(id, MachineState.SPECULATIVE);
@@ -101,8 +110,8 @@ class FailedMachineRecoveryTest {
         // and the slot is creatable again
         substrate.createFailsTransiently(id, 0);
         engine.mutate(MutationRequest.create(id, FenceToken.NONE));
-        assertThat(engine.get(id).orElseThrow().state()).isIn(MachineState.CREATING, MachineState.FAILED,
-                MachineState.IDLE);
+        assertThat(engine.get(id).orElseThrow().state())
+                .isIn(MachineState.CREATING, MachineState.FAILED, MachineState.IDLE);
     }
 
     @Test
@@ -115,14 +124,18 @@ class FailedMachineRecoveryTest {
         Machine failed = awaitState(id, MachineState.FAILED);
         assertThat(engine.failure(id).orElseThrow().bound()).isTrue();
 
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            engine.cleanUpFailedMachines();
-            return engine.failedNeedingAttention() == 1;
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    engine.cleanUpFailedMachines();
+                    return engine.failedNeedingAttention() == 1;
+                });
         Machine stillFailed = engine.get(id).orElseThrow();
         assertThat(stillFailed.state()).isEqualTo(MachineState.FAILED);
         assertThat(stillFailed.lastError()).startsWith(failed.lastError()).contains("cleanup attempt 1 failed");
-        assertThat(substrate.holdsVm(id)).as("a live node is never destroyed undrained").isTrue();
+        assertThat(substrate.holdsVm(id))
+                .as("a live node is never destroyed undrained")
+                .isTrue();
         assertThat(substrate.actions).doesNotContain("destroy " + id);
 
         Machine fresh = cleanUpUntil(id, MachineState.SPECULATIVE);
@@ -153,7 +166,8 @@ class FailedMachineRecoveryTest {
         cleanUpUntil(before, MachineState.SPECULATIVE);
         cleanUpUntil(after, MachineState.SPECULATIVE);
         assertThat(substrate.actions).doesNotContain("drain " + before).contains("drain " + after);
-        assertThat(substrate.actions.indexOf("drain " + after)).isLessThan(substrate.actions.indexOf("destroy " + after));
+        assertThat(substrate.actions.indexOf("drain " + after))
+                .isLessThan(substrate.actions.indexOf("destroy " + after));
     }
 
     @Test

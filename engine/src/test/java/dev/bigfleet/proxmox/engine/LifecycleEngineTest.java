@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.engine;
 
-import dev.bigfleet.proxmox.engine.store.InMemoryStateStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.bigfleet.proxmox.api.FenceToken;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.engine.store.InMemoryStateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,7 +50,8 @@ class LifecycleEngineTest {
     }
 
     private Machine awaitState(String id, MachineState state) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.get(id).orElseThrow().state() == state);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> engine.get(id).orElseThrow().state() == state);
         return engine.get(id).orElseThrow();
     }
 
@@ -73,7 +74,8 @@ class LifecycleEngineTest {
         assertThat(rejection(MutationRequest.configure(id, high, "", new byte[0], Map.of())))
                 .isEqualTo(RejectionReason.INVALID_ARGUMENT);
         // the invalid call did not set a mark at (9,9): a lower token still passes
-        Accepted ack = engine.mutate(MutationRequest.configure(id, new FenceToken("s", 1, 1), "c", new byte[0], Map.of()));
+        Accepted ack =
+                engine.mutate(MutationRequest.configure(id, new FenceToken("s", 1, 1), "c", new byte[0], Map.of()));
         assertThat(ack.machine().state()).isEqualTo(MachineState.CONFIGURING);
     }
 
@@ -115,7 +117,8 @@ class LifecycleEngineTest {
         Accepted again = engine.mutate(MutationRequest.create(id, NO_TOKEN));
         assertThat(again.operationId()).isEqualTo(first.operationId());
         awaitState(id, MachineState.IDLE);
-        assertThat(engine.mutate(MutationRequest.create(id, NO_TOKEN)).operationId()).isEqualTo(first.operationId());
+        assertThat(engine.mutate(MutationRequest.create(id, NO_TOKEN)).operationId())
+                .isEqualTo(first.operationId());
         assertThat(backend.clones.get()).isEqualTo(1);
     }
 
@@ -137,7 +140,8 @@ class LifecycleEngineTest {
         awaitState(id, MachineState.IDLE);
         // Idle again, but the Create that once reached Idle is not what brought it here
         assertThat(rejection(MutationRequest.create(id, NO_TOKEN))).isEqualTo(RejectionReason.CONFLICT);
-        assertThat(engine.mutate(MutationRequest.drain(id, NO_TOKEN, 30)).operationId()).isEqualTo(drain.operationId());
+        assertThat(engine.mutate(MutationRequest.drain(id, NO_TOKEN, 30)).operationId())
+                .isEqualTo(drain.operationId());
     }
 
     @Test
@@ -151,8 +155,8 @@ class LifecycleEngineTest {
         assertThat(ack.machine().state()).isEqualTo(MachineState.CONFIGURING);
         Machine configuring = engine.get(id).orElseThrow();
         assertThat(configuring.cluster()).isEqualTo("c1");
-        assertThat(configuring.shardMetadata()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("a", "\u0000\u0001", "b", "ünï", "c", ""));
+        assertThat(configuring.shardMetadata())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("a", "\u0000\u0001", "b", "ünï", "c", ""));
         backend.script(id, ScriptedBackend.Script.OK);
         backend.release.countDown();
         awaitState(id, MachineState.CONFIGURED);
@@ -212,8 +216,8 @@ class LifecycleEngineTest {
         }
         assertThat(rejection(MutationRequest.configure(id, NO_TOKEN, "c", new byte[0], tooMany)))
                 .isEqualTo(RejectionReason.INVALID_ARGUMENT);
-        assertThat(rejection(MutationRequest.configure(id, NO_TOKEN, "c",
-                new byte[RequestLimits.MAX_BOOTSTRAP_BLOB_BYTES + 1], Map.of())))
+        assertThat(rejection(MutationRequest.configure(
+                        id, NO_TOKEN, "c", new byte[RequestLimits.MAX_BOOTSTRAP_BLOB_BYTES + 1], Map.of())))
                 .isEqualTo(RejectionReason.INVALID_ARGUMENT);
         assertThat(rejection(MutationRequest.configure(id, NO_TOKEN, "c".repeat(513), new byte[0], Map.of())))
                 .isEqualTo(RejectionReason.INVALID_ARGUMENT);
@@ -225,8 +229,8 @@ class LifecycleEngineTest {
         for (int i = 0; i < RequestLimits.MAX_METADATA_ENTRIES; i++) {
             atLimit.put("k" + i, "v");
         }
-        engine.mutate(MutationRequest.configure(id, NO_TOKEN, "c".repeat(512),
-                new byte[RequestLimits.MAX_BOOTSTRAP_BLOB_BYTES], atLimit));
+        engine.mutate(MutationRequest.configure(
+                id, NO_TOKEN, "c".repeat(512), new byte[RequestLimits.MAX_BOOTSTRAP_BLOB_BYTES], atLimit));
         assertThat(engine.get(id).orElseThrow().shardMetadata()).hasSize(RequestLimits.MAX_METADATA_ENTRIES);
     }
 
@@ -260,14 +264,18 @@ class LifecycleEngineTest {
         engine.mutate(MutationRequest.create(ids.get(3), NO_TOKEN));
         ListResult delta = engine.list(new ListQuery(Set.of(), 0, cursor));
         assertThat(delta.machines()).extracting(Machine::id).containsExactly(ids.get(3));
-        assertThat(engine.list(new ListQuery(Set.of(), 0, delta.revision())).machines()).isEmpty();
+        assertThat(engine.list(new ListQuery(Set.of(), 0, delta.revision())).machines())
+                .isEmpty();
 
         byte[] altered = delta.revision().clone();
         altered[3] ^= 1;
         assertThat(engine.list(new ListQuery(Set.of(), 0, altered)).machines()).hasSize(ids.size());
-        assertThat(engine.list(new ListQuery(Set.of(), 0, new byte[] {0})).machines()).hasSize(ids.size());
-        assertThat(engine.list(new ListQuery(Set.of(MachineState.CREATING), 0, null)).machines())
-                .extracting(Machine::id).containsExactly(ids.get(3));
+        assertThat(engine.list(new ListQuery(Set.of(), 0, new byte[] {0})).machines())
+                .hasSize(ids.size());
+        assertThat(engine.list(new ListQuery(Set.of(MachineState.CREATING), 0, null))
+                        .machines())
+                .extracting(Machine::id)
+                .containsExactly(ids.get(3));
     }
 
     @Test
@@ -275,7 +283,9 @@ class LifecycleEngineTest {
         long before = engine.revision();
         assertThat(engine.refreshFacts(ids.get(0), m -> m.toBuilder().build())).isFalse();
         assertThat(engine.revision()).isEqualTo(before);
-        assertThat(engine.refreshFacts(ids.get(0), m -> m.toBuilder().pricePerHour(1.5).build())).isTrue();
+        assertThat(engine.refreshFacts(
+                        ids.get(0), m -> m.toBuilder().pricePerHour(1.5).build()))
+                .isTrue();
         assertThat(engine.revision()).isEqualTo(before + 1);
     }
 
@@ -283,10 +293,12 @@ class LifecycleEngineTest {
     void operationIdsAreDistinctAcrossMachinesAndTransitions() throws Exception {
         List<String> opIds = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            opIds.add(engine.mutate(MutationRequest.create(ids.get(i), NO_TOKEN)).operationId());
+            opIds.add(
+                    engine.mutate(MutationRequest.create(ids.get(i), NO_TOKEN)).operationId());
         }
         awaitState(ids.get(0), MachineState.IDLE);
-        opIds.add(engine.mutate(MutationRequest.configure(ids.get(0), NO_TOKEN, "c", new byte[0], Map.of())).operationId());
+        opIds.add(engine.mutate(MutationRequest.configure(ids.get(0), NO_TOKEN, "c", new byte[0], Map.of()))
+                .operationId());
         assertThat(new HashSet<>(opIds)).hasSize(opIds.size());
         assertThatThrownBy(() -> engine.mutate(MutationRequest.create("", NO_TOKEN)))
                 .isInstanceOf(RejectedException.class);

@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.engine;
 
-import dev.bigfleet.proxmox.engine.store.InMemoryStateStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.api.CapacityType;
@@ -9,6 +8,7 @@ import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.api.PriceList;
+import dev.bigfleet.proxmox.engine.store.InMemoryStateStore;
 import dev.bigfleet.proxmox.spi.ManagedVm;
 import java.time.Duration;
 import java.util.List;
@@ -23,14 +23,20 @@ class ReconcilerTest {
     private final ScriptedBackend backend = new ScriptedBackend();
     private final ExecutorService workers = Executors.newCachedThreadPool();
     private final InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
-    private final InventoryPlan plan = new InventoryPlan("proxmox", catalog,
+    private final InventoryPlan plan = new InventoryPlan(
+            "proxmox",
+            catalog,
             List.of(new Offering("pve.small", "n1", CapacityType.ON_DEMAND, 2, Map.of("cpu", "1"), Map.of())),
             new PriceList(Map.of(), 0.003, 0.0008));
     private final InventorySeeder seeder = new InventorySeeder(plan);
-    private final LifecycleEngine engine = new LifecycleEngine(new TransitionWork(backend, plan),
-            TransitionTimeouts.defaults(), workers, new InMemoryStateStore(), EngineObserver.NONE);
-    private final Reconciler reconciler = new Reconciler(engine, backend, seeder,
-            new OrphanPolicy(Duration.ZERO, true, Duration.ofSeconds(5)), EngineObserver.NONE);
+    private final LifecycleEngine engine = new LifecycleEngine(
+            new TransitionWork(backend, plan),
+            TransitionTimeouts.defaults(),
+            workers,
+            new InMemoryStateStore(),
+            EngineObserver.NONE);
+    private final Reconciler reconciler = new Reconciler(
+            engine, backend, seeder, new OrphanPolicy(Duration.ZERO, true, Duration.ofSeconds(5)), EngineObserver.NONE);
 
     @AfterEach
     void stop() {
@@ -41,7 +47,8 @@ class ReconcilerTest {
     void seedingMakesSlotsThatOwnAVmIdleWithItsHost() throws Exception {
         backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/001"), "n2", 123, false));
         engine.addMachines(seeder.inventory(backend.describeManaged()));
-        assertThat(engine.get("proxmox/OnDemand/pve.small/n1/000").orElseThrow().state()).isEqualTo(MachineState.SPECULATIVE);
+        assertThat(engine.get("proxmox/OnDemand/pve.small/n1/000").orElseThrow().state())
+                .isEqualTo(MachineState.SPECULATIVE);
         Machine owned = engine.get("proxmox/OnDemand/pve.small/n1/001").orElseThrow();
         assertThat(owned.state()).isEqualTo(MachineState.IDLE);
         assertThat(owned.host().ref()).isEqualTo("n2/123");
@@ -72,13 +79,17 @@ class ReconcilerTest {
         engine.addMachines(seeder.inventory(List.of()));
         String id = "proxmox/OnDemand/pve.small/n1/000";
         engine.mutate(MutationRequest.create(id, dev.bigfleet.proxmox.api.FenceToken.NONE));
-        org.awaitility.Awaitility.await().until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
+        org.awaitility.Awaitility.await()
+                .until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
         String host = engine.get(id).orElseThrow().host().ref();
-        backend.managed.add(new ManagedVm(Optional.of(id), "n1", engine.get(id).orElseThrow().host().vmid(), true));
+        backend.managed.add(new ManagedVm(
+                Optional.of(id), "n1", engine.get(id).orElseThrow().host().vmid(), true));
         assertThat(reconciler.runOnce().failedMissing()).isZero();
 
         backend.managed.clear(); // destroyed out of band
-        assertThat(reconciler.runOnce().failedMissing()).as("one odd listing is not enough").isZero();
+        assertThat(reconciler.runOnce().failedMissing())
+                .as("one odd listing is not enough")
+                .isZero();
         assertThat(engine.get(id).orElseThrow().state()).isEqualTo(MachineState.IDLE);
         assertThat(reconciler.runOnce().failedMissing()).isEqualTo(1);
         Machine failed = engine.get(id).orElseThrow();
@@ -97,13 +108,21 @@ class ReconcilerTest {
 
         ScriptedBackend quiet = new ScriptedBackend();
         quiet.managed.add(new ManagedVm(Optional.empty(), "n1", 152, true));
-        Reconciler logOnly = new Reconciler(engine, quiet, seeder,
-                new OrphanPolicy(Duration.ZERO, false, Duration.ofSeconds(5)), EngineObserver.NONE);
+        Reconciler logOnly = new Reconciler(
+                engine,
+                quiet,
+                seeder,
+                new OrphanPolicy(Duration.ZERO, false, Duration.ofSeconds(5)),
+                EngineObserver.NONE);
         assertThat(logOnly.runOnce().reaped()).isZero();
         assertThat(quiet.destroyed).isEmpty();
 
-        Reconciler patient = new Reconciler(engine, quiet, seeder,
-                new OrphanPolicy(Duration.ofMinutes(10), true, Duration.ofSeconds(5)), EngineObserver.NONE);
+        Reconciler patient = new Reconciler(
+                engine,
+                quiet,
+                seeder,
+                new OrphanPolicy(Duration.ofMinutes(10), true, Duration.ofSeconds(5)),
+                EngineObserver.NONE);
         assertThat(patient.runOnce().reaped()).as("within the grace").isZero();
         assertThat(quiet.destroyed).isEmpty();
     }
@@ -114,19 +133,25 @@ class ReconcilerTest {
         String id = "proxmox/OnDemand/pve.small/n1/001";
         backend.script(id, ScriptedBackend.Script.OK);
         engine.mutate(MutationRequest.create(id, dev.bigfleet.proxmox.api.FenceToken.NONE));
-        org.awaitility.Awaitility.await().until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
+        org.awaitility.Awaitility.await()
+                .until(() -> engine.get(id).orElseThrow().state() == MachineState.IDLE);
         long vmid = engine.get(id).orElseThrow().host().vmid();
         backend.script(id, ScriptedBackend.Script.FAIL);
-        engine.mutate(MutationRequest.configure(id, dev.bigfleet.proxmox.api.FenceToken.NONE, "c1", new byte[] {1},
-                java.util.Map.of()));
-        org.awaitility.Awaitility.await().until(() -> engine.get(id).orElseThrow().state() == MachineState.FAILED);
+        engine.mutate(MutationRequest.configure(
+                id, dev.bigfleet.proxmox.api.FenceToken.NONE, "c1", new byte[] {1}, java.util.Map.of()));
+        org.awaitility.Awaitility.await()
+                .until(() -> engine.get(id).orElseThrow().state() == MachineState.FAILED);
         backend.managed.add(new ManagedVm(Optional.of(id), "n1", vmid, true));
 
-        assertThat(reconciler.runOnce().reaped()).as("the grace is zero, yet a FAILED machine's VM stays").isZero();
+        assertThat(reconciler.runOnce().reaped())
+                .as("the grace is zero, yet a FAILED machine's VM stays")
+                .isZero();
         assertThat(backend.destroyed).isEmpty();
 
         backend.managed.clear(); // gone out of band
-        assertThat(reconciler.runOnce().hostsReleased()).as("one odd listing is not enough").isZero();
+        assertThat(reconciler.runOnce().hostsReleased())
+                .as("one odd listing is not enough")
+                .isZero();
         assertThat(reconciler.runOnce().hostsReleased()).isEqualTo(1);
         Machine failed = engine.get(id).orElseThrow();
         assertThat(failed.state()).isEqualTo(MachineState.FAILED);

@@ -42,9 +42,13 @@ class RestartResumeTest {
                 List.of(new Offering("pve.small", "n1", CapacityType.ON_DEMAND, 4, Map.of("cpu", "1"), Map.of()));
         PriceList prices = new PriceList(Map.of(), 0.003, 0.0008);
         Duration timeout = Duration.ofSeconds(5);
-        engine = new LifecycleEngine(new TransitionWork(substrate, new InventoryPlan("proxmox", catalog, offerings, prices)),
-                new TransitionTimeouts(timeout, timeout, timeout, timeout), workers, new InMemoryStateStore(),
-                EngineObserver.NONE, RecoveryPolicy.defaults());
+        engine = new LifecycleEngine(
+                new TransitionWork(substrate, new InventoryPlan("proxmox", catalog, offerings, prices)),
+                new TransitionTimeouts(timeout, timeout, timeout, timeout),
+                workers,
+                new InMemoryStateStore(),
+                EngineObserver.NONE,
+                RecoveryPolicy.defaults());
         slots = Offerings.renderSlots("proxmox", offerings, catalog, prices);
     }
 
@@ -54,8 +58,11 @@ class RestartResumeTest {
     }
 
     private void restore(int slot, MachineState state, HostRef host, LastOperation op, long revision) {
-        Machine m = slots.get(slot).toBuilder().state(state).host(host)
-                .cluster(state == MachineState.CONFIGURING || state == MachineState.DRAINING ? "c1" : "").build();
+        Machine m = slots.get(slot).toBuilder()
+                .state(state)
+                .host(host)
+                .cluster(state == MachineState.CONFIGURING || state == MachineState.DRAINING ? "c1" : "")
+                .build();
         engine.restore(new StoredMachine(m, revision, op, Map.of()));
     }
 
@@ -66,32 +73,62 @@ class RestartResumeTest {
         String draining = slots.get(1).id();
         String configuring = slots.get(2).id();
         String expired = slots.get(3).id();
-        substrate.cloneAndStart(new dev.bigfleet.proxmox.spi.CloneSpec(draining,
-                InstanceTypeCatalog.builtIn(9000).find("pve.small").orElseThrow(), "n1", Map.of()),
+        substrate.cloneAndStart(
+                new dev.bigfleet.proxmox.spi.CloneSpec(
+                        draining,
+                        InstanceTypeCatalog.builtIn(9000).find("pve.small").orElseThrow(),
+                        "n1",
+                        Map.of()),
                 dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine(draining));
-        restore(0, MachineState.CREATING, HostRef.NONE,
-                new LastOperation(TransitionKind.CREATE, "op-7", "", Optional.of(later), 0), 1);
-        restore(1, MachineState.DRAINING, HostRef.of("proxmox", "n1", 101),
-                new LastOperation(TransitionKind.DRAIN, "op-8", "", Optional.of(later), 45), 2);
-        restore(2, MachineState.CONFIGURING, HostRef.of("proxmox", "n1", 102),
-                new LastOperation(TransitionKind.CONFIGURE, "op-9", "c1", Optional.of(later), 0), 3);
-        restore(3, MachineState.CREATING, HostRef.NONE,
-                new LastOperation(TransitionKind.CREATE, "op-10", "", Optional.of(Instant.now().minusSeconds(1)), 0), 4);
+        restore(
+                0,
+                MachineState.CREATING,
+                HostRef.NONE,
+                new LastOperation(TransitionKind.CREATE, "op-7", "", Optional.of(later), 0),
+                1);
+        restore(
+                1,
+                MachineState.DRAINING,
+                HostRef.of("proxmox", "n1", 101),
+                new LastOperation(TransitionKind.DRAIN, "op-8", "", Optional.of(later), 45),
+                2);
+        restore(
+                2,
+                MachineState.CONFIGURING,
+                HostRef.of("proxmox", "n1", 102),
+                new LastOperation(TransitionKind.CONFIGURE, "op-9", "c1", Optional.of(later), 0),
+                3);
+        restore(
+                3,
+                MachineState.CREATING,
+                HostRef.NONE,
+                new LastOperation(
+                        TransitionKind.CREATE,
+                        "op-10",
+                        "",
+                        Optional.of(Instant.now().minusSeconds(1)),
+                        0),
+                4);
         engine.restored(new StoredCounters(4, 10));
 
         RestartOutcome outcome = engine.resumeInterruptedTransitions();
 
         assertThat(outcome).isEqualTo(new RestartOutcome(3, 1));
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.get(creating).orElseThrow().state() == MachineState.IDLE
-                && engine.get(draining).orElseThrow().state() == MachineState.IDLE
-                && engine.get(expired).orElseThrow().state() == MachineState.FAILED);
-        assertThat(engine.mutate(MutationRequest.create(creating, FenceToken.NONE)).operationId())
-                .as("an idempotent retry after the restart gets the same operation").isEqualTo("op-7");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> engine.get(creating).orElseThrow().state() == MachineState.IDLE
+                        && engine.get(draining).orElseThrow().state() == MachineState.IDLE
+                        && engine.get(expired).orElseThrow().state() == MachineState.FAILED);
+        assertThat(engine.mutate(MutationRequest.create(creating, FenceToken.NONE))
+                        .operationId())
+                .as("an idempotent retry after the restart gets the same operation")
+                .isEqualTo("op-7");
         assertThat(substrate.actions).contains("drain " + draining);
         assertThat(engine.get(expired).orElseThrow().lastError()).contains("timed out");
         Machine failed = engine.get(configuring).orElseThrow();
         assertThat(failed.state()).isEqualTo(MachineState.FAILED);
         assertThat(failed.lastError()).contains("op-9").contains("interrupted by a provider restart");
-        assertThat(engine.failure(configuring).orElseThrow().bound()).as("its hook may have run").isTrue();
+        assertThat(engine.failure(configuring).orElseThrow().bound())
+                .as("its hook may have run")
+                .isTrue();
     }
 }

@@ -23,7 +23,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * until released, or ignore cancellation and finish late.
  */
 final class ScriptedBackend implements ProxmoxBackend {
-    enum Script { OK, FAIL, THROW, BLOCK, LATE_OK }
+    enum Script {
+        OK,
+        FAIL,
+        THROW,
+        BLOCK,
+        LATE_OK
+    }
 
     private final Map<String, Script> scripts = new ConcurrentHashMap<>();
     private final AtomicLong vmids = new AtomicLong(100);

@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  * The tables of {@code wire-contract.md} as data: the service's RPCs, the enums and the messages with
  * their fields ({@code name=number type}) and reserved numbers, as the specification writes them.
  */
-record WireContractTable(Map<String, Rpc> rpcs, Map<String, Map<String, Integer>> enums,
-        Map<String, MessageSpec> messages) {
+record WireContractTable(
+        Map<String, Rpc> rpcs, Map<String, Map<String, Integer>> enums, Map<String, MessageSpec> messages) {
 
     record Rpc(String name, String request, String response) {}
 
@@ -21,7 +21,8 @@ record WireContractTable(Map<String, Rpc> rpcs, Map<String, Map<String, Integer>
     record MessageSpec(Map<String, String> fields, TreeSet<Integer> reserved) {}
 
     private static final Pattern RPC_ROW = Pattern.compile("^\\| `(\\w+)` \\| `(\\w+)` \\| `(\\w+)` \\|");
-    private static final Pattern ENUM = Pattern.compile("`(\\w+)`: ((?:\\w+=\\d+,?\\s*)+)\\((?:constants are )?spelled `(\\w+)<NAME>`\\)");
+    private static final Pattern ENUM =
+            Pattern.compile("`(\\w+)`: ((?:\\w+=\\d+,?\\s*)+)\\((?:constants are )?spelled `(\\w+)<NAME>`\\)");
     private static final Pattern ENUM_VALUE = Pattern.compile("(\\w+)=(\\d+)");
     private static final Pattern MESSAGE = Pattern.compile("^- `(\\w+)`: (.*)$");
     private static final Pattern FIELD = Pattern.compile("^(\\w+)=(\\d+) (.+)$");
@@ -53,7 +54,9 @@ record WireContractTable(Map<String, Rpc> rpcs, Map<String, Map<String, Integer>
             }
             Map<String, String> fields = new LinkedHashMap<>();
             TreeSet<Integer> reserved = new TreeSet<>();
-            String body = m.group(2).endsWith(".") ? m.group(2).substring(0, m.group(2).length() - 1) : m.group(2);
+            String body = m.group(2).endsWith(".")
+                    ? m.group(2).substring(0, m.group(2).length() - 1)
+                    : m.group(2);
             for (String part : body.split(";", -1)) {
                 String p = part.trim();
                 Matcher r = RESERVED.matcher(p);

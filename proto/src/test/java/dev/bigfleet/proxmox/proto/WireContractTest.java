@@ -53,9 +53,15 @@ class WireContractTest {
         ServiceDescriptor service = FILE.findServiceByName("CapacityProvider");
         Map<String, WireContractTable.Rpc> compiled = new LinkedHashMap<>();
         for (MethodDescriptor m : service.getMethods()) {
-            assertThat(m.isClientStreaming() || m.isServerStreaming()).as(m.getName() + " is unary").isFalse();
-            compiled.put(m.getName(), new WireContractTable.Rpc(m.getName(), m.getInputType().getName(),
-                    m.getOutputType().getName()));
+            assertThat(m.isClientStreaming() || m.isServerStreaming())
+                    .as(m.getName() + " is unary")
+                    .isFalse();
+            compiled.put(
+                    m.getName(),
+                    new WireContractTable.Rpc(
+                            m.getName(),
+                            m.getInputType().getName(),
+                            m.getOutputType().getName()));
         }
         assertThat(compiled).isEqualTo(contract().rpcs()).hasSize(6);
     }
@@ -64,8 +70,14 @@ class WireContractTest {
     void everyEnumHasExactlyTheContractsValues() throws IOException {
         Map<String, Map<String, Integer>> compiled = new LinkedHashMap<>();
         for (EnumDescriptor e : FILE.getEnumTypes()) {
-            compiled.put(e.getName(), e.getValues().stream().collect(Collectors.toMap(EnumValueDescriptor::getName,
-                    EnumValueDescriptor::getNumber, (a, b) -> a, LinkedHashMap::new)));
+            compiled.put(
+                    e.getName(),
+                    e.getValues().stream()
+                            .collect(Collectors.toMap(
+                                    EnumValueDescriptor::getName,
+                                    EnumValueDescriptor::getNumber,
+                                    (a, b) -> a,
+                                    LinkedHashMap::new)));
         }
         assertThat(compiled).isEqualTo(contract().enums()).containsKeys("MachineState", "CapacityType");
     }

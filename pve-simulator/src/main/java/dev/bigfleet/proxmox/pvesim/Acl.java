@@ -47,6 +47,7 @@ final class Acl {
     }
 
     private static ApiException denied(String path, String... privileges) {
-        return new ApiException(403, "Permission check failed (" + path + ", " + String.join("|", privileges) + ")", null, false);
+        return new ApiException(
+                403, "Permission check failed (" + path + ", " + String.join("|", privileges) + ")", null, false);
     }
 }

@@ -27,14 +27,23 @@ final class AgentApi {
             return Map.of("result", Map.of());
         });
         r.add("GET", AGENT + "/get-osinfo", VmApi.vmSchema(), this::osInfo);
-        r.add("POST", AGENT + "/file-write", VmApi.vmSchema()
-                .string("file", true)
-                .string("content", true, 61440, null)
-                .bool("encode"), this::fileWrite);
-        r.add("POST", AGENT + "/exec", VmApi.vmSchema()
-                .array("command", true)
-                .string("input-data", false, 65536, null), this::exec);
-        r.add("GET", AGENT + "/exec-status", VmApi.vmSchema().integer("pid", true, 0, Integer.MAX_VALUE),
+        r.add(
+                "POST",
+                AGENT + "/file-write",
+                VmApi.vmSchema()
+                        .string("file", true)
+                        .string("content", true, 61440, null)
+                        .bool("encode"),
+                this::fileWrite);
+        r.add(
+                "POST",
+                AGENT + "/exec",
+                VmApi.vmSchema().array("command", true).string("input-data", false, 65536, null),
+                this::exec);
+        r.add(
+                "GET",
+                AGENT + "/exec-status",
+                VmApi.vmSchema().integer("pid", true, 0, Integer.MAX_VALUE),
                 this::execStatus);
     }
 
@@ -85,7 +94,8 @@ final class AgentApi {
             try {
                 bytes = Base64.getMimeDecoder().decode(content);
             } catch (IllegalArgumentException e) {
-                throw Errors.handler(Errors.qgaFailed(vm.vmid, "guest-file-write", "Guest agent command failed, error was 'base64 data is invalid'"));
+                throw Errors.handler(Errors.qgaFailed(
+                        vm.vmid, "guest-file-write", "Guest agent command failed, error was 'base64 data is invalid'"));
             }
         }
         new GuestFiles(vm).write(file, bytes, NEW_FILE_MODE);

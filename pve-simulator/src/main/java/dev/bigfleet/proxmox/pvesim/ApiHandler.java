@@ -117,14 +117,16 @@ final class ApiHandler extends Handler.Abstract {
         throw failure;
     }
 
-    private Object dispatch(String method, List<String> segments, String shownPath, String query, byte[] body,
-            String contentType) {
+    private Object dispatch(
+            String method, List<String> segments, String shownPath, String query, byte[] body, String contentType) {
         Router.Match match = router.find(method, segments);
         if (match == null) {
             throw Errors.notImplemented(method, shownPath);
         }
         Params pathParams = match.pathParams();
-        String node = pathParams.asMap().containsKey("node") ? pathParams.asMap().get("node").get(0) : null;
+        String node = pathParams.asMap().containsKey("node")
+                ? pathParams.asMap().get("node").get(0)
+                : null;
         if (node != null) {
             cluster.reachableNode(node);
         }
@@ -142,7 +144,8 @@ final class ApiHandler extends Handler.Abstract {
             return Params.empty();
         }
         String text = new String(body, StandardCharsets.UTF_8);
-        if (contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (contentType != null
+                && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
             JsonNode node;
             try {
                 node = JSON.readTree(text);

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
  * the header value at the last {@code =}, so the secret cannot contain one.
  */
 public record ApiToken(String tokenId, String secret) {
-    private static final Pattern TOKEN_ID = Pattern.compile("[^\\s@!:]+@[A-Za-z][A-Za-z0-9.\\-_]*![A-Za-z][A-Za-z0-9.\\-_]*");
+    private static final Pattern TOKEN_ID =
+            Pattern.compile("[^\\s@!:]+@[A-Za-z][A-Za-z0-9.\\-_]*![A-Za-z][A-Za-z0-9.\\-_]*");
 
     public ApiToken {
         Objects.requireNonNull(tokenId, "tokenId");

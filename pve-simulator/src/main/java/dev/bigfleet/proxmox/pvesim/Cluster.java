@@ -178,7 +178,14 @@ final class Cluster {
 
     private Task newTask(TaskKind kind, String node, String id) {
         long pstart = (epoch() - bootEpoch) * 100;
-        Upid upid = new Upid(node, nextWorkerPid++, pstart, epoch(), kind.type(), id, config.token().tokenId());
+        Upid upid = new Upid(
+                node,
+                nextWorkerPid++,
+                pstart,
+                epoch(),
+                kind.type(),
+                id,
+                config.token().tokenId());
         Task task = new Task(upid, kind);
         tasks.put(upid.toString(), task);
         return task;
@@ -186,11 +193,14 @@ final class Cluster {
 
     @SuppressWarnings("FutureReturnValueIgnored") // scheduled steps run to completion; nothing waits on them
     void schedule(Duration delay, Runnable locked) {
-        scheduler.schedule(() -> {
-            synchronized (this) {
-                locked.run();
-            }
-        }, delay.toNanos(), TimeUnit.NANOSECONDS);
+        scheduler.schedule(
+                () -> {
+                    synchronized (this) {
+                        locked.run();
+                    }
+                },
+                delay.toNanos(),
+                TimeUnit.NANOSECONDS);
     }
 
     /** The statistics feed: copies the live state into what /cluster/resources shows. */

@@ -18,14 +18,26 @@ final class ClusterApi {
         r.add("GET", "/nodes", ParamSchema.of(), c -> nodes());
         r.add("GET", "/nodes/{node}/status", ParamSchema.of().node("node"), c -> nodeStatus(c.node()));
         r.add("GET", "/cluster/status", ParamSchema.of(), c -> clusterStatus());
-        r.add("GET", "/cluster/resources", ParamSchema.of().oneOf("type", "vm", "storage", "node", "sdn"),
+        r.add(
+                "GET",
+                "/cluster/resources",
+                ParamSchema.of().oneOf("type", "vm", "storage", "node", "sdn"),
                 c -> resources(c.params().str("type")));
         r.add("GET", "/cluster/nextid", ParamSchema.of().vmid("vmid", false), this::nextId);
-        r.add("GET", "/pools", ParamSchema.of().string("poolid", false).oneOf("type", "qemu", "lxc", "storage"),
+        r.add(
+                "GET",
+                "/pools",
+                ParamSchema.of().string("poolid", false).oneOf("type", "qemu", "lxc", "storage"),
                 this::pools);
-        r.add("GET", "/pools/{poolid}", ParamSchema.of().string("poolid", true).oneOf("type", "qemu", "lxc", "storage"),
+        r.add(
+                "GET",
+                "/pools/{poolid}",
+                ParamSchema.of().string("poolid", true).oneOf("type", "qemu", "lxc", "storage"),
                 c -> pool(c.params().str("poolid"), c.params().str("type")));
-        r.add("GET", "/nodes/{node}/tasks/{upid}/status", ParamSchema.of().node("node").string("upid", true),
+        r.add(
+                "GET",
+                "/nodes/{node}/tasks/{upid}/status",
+                ParamSchema.of().node("node").string("upid", true),
                 c -> taskStatus(c.node(), c.params().str("upid")));
         r.add("GET", "/nodes/{node}/qemu", ParamSchema.of().node("node").bool("full"), c -> qemuList(c.node()));
     }
@@ -67,8 +79,17 @@ final class ClusterApi {
         s.put("memory", Map.of("total", total, "used", used, "free", total - used, "available", total - used));
         s.put("swap", Map.of("total", 8589930496L, "used", 0, "free", 8589930496L));
         s.put("ksm", Map.of("shared", 0));
-        s.put("rootfs", Map.of("total", Resources.NODE_DISK_BYTES, "used", 8L << 30,
-                "free", Resources.NODE_DISK_BYTES - (8L << 30), "avail", Resources.NODE_DISK_BYTES - (9L << 30)));
+        s.put(
+                "rootfs",
+                Map.of(
+                        "total",
+                        Resources.NODE_DISK_BYTES,
+                        "used",
+                        8L << 30,
+                        "free",
+                        Resources.NODE_DISK_BYTES - (8L << 30),
+                        "avail",
+                        Resources.NODE_DISK_BYTES - (9L << 30)));
         s.put("kversion", "Linux 6.8.12-4-pve #1 SMP PREEMPT_DYNAMIC");
         s.put("current-kernel", Map.of("sysname", "Linux", "release", "6.8.12-4-pve", "machine", "x86_64"));
         s.put("boot-info", Map.of("mode", "efi", "secureboot", 0));
@@ -124,7 +145,8 @@ final class ClusterApi {
                     guests.add(Resources.container(cluster, c));
                 }
             }
-            guests.sort((a, b) -> a.get("vmid").toString().compareTo(b.get("vmid").toString()));
+            guests.sort(
+                    (a, b) -> a.get("vmid").toString().compareTo(b.get("vmid").toString()));
             out.addAll(guests);
         }
         if (type == null || type.equals("storage")) {
@@ -154,7 +176,8 @@ final class ClusterApi {
                 String stealOn = cluster.faults.stealNextVmidOn;
                 if (stealOn != null) {
                     cluster.faults.stealNextVmidOn = null;
-                    new Faults(cluster).createForeignVm(ForeignVm.of(id, stealOn).withName("someone-else-" + id));
+                    new Faults(cluster)
+                            .createForeignVm(ForeignVm.of(id, stealOn).withName("someone-else-" + id));
                 }
                 // A string, as the real endpoint renders it.
                 return Integer.toString(id);
@@ -172,7 +195,8 @@ final class ClusterApi {
             return out;
         }
         for (Pool p : cluster.pools.values()) {
-            if (cluster.config.tokenPool() != null && !cluster.config.tokenPool().equals(p.id)) {
+            if (cluster.config.tokenPool() != null
+                    && !cluster.config.tokenPool().equals(p.id)) {
                 continue;
             }
             Map<String, Object> e = new LinkedHashMap<>();

@@ -9,7 +9,8 @@ import java.util.Objects;
  * {@link #hangs()} never reports {@code exited:1}, like a script whose background child keeps
  * stdout open.
  */
-public record ExecResult(Integer exitCode, Integer signal, String stdout, String stderr, Duration duration, boolean hangs) {
+public record ExecResult(
+        Integer exitCode, Integer signal, String stdout, String stderr, Duration duration, boolean hangs) {
 
     public ExecResult {
         if ((exitCode == null) == (signal == null) && !hangs) {

@@ -42,7 +42,9 @@ final class FaultState {
         }
 
         boolean matches(String m, String p) {
-            return remaining > 0 && (method.equals("*") || method.equalsIgnoreCase(m)) && path.matcher(p).matches();
+            return remaining > 0
+                    && (method.equals("*") || method.equalsIgnoreCase(m))
+                    && path.matcher(p).matches();
         }
     }
 

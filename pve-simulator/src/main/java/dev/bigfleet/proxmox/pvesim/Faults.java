@@ -26,8 +26,12 @@ public final class Faults {
      * failure"}) and without effect: a failed clone leaves no VM behind.
      */
     public void failTasks(TaskKind kind, int count) {
-        failTasks(kind, count, kind == TaskKind.CLONE ? "clone failed: simulated failure"
-                : kind.name().toLowerCase(java.util.Locale.ROOT) + " failed: simulated failure");
+        failTasks(
+                kind,
+                count,
+                kind == TaskKind.CLONE
+                        ? "clone failed: simulated failure"
+                        : kind.name().toLowerCase(java.util.Locale.ROOT) + " failed: simulated failure");
     }
 
     /** As {@link #failTasks(TaskKind, int)} with the given exit status text. */

@@ -6,7 +6,8 @@ import java.util.Objects;
  * A VM made by someone else than the client under test (another provider, an operator): not a
  * template, with whatever name, tags and description. Null name/tags/description mean unset.
  */
-public record ForeignVm(int vmid, String node, String name, String tags, String description, PowerState power, String pool) {
+public record ForeignVm(
+        int vmid, String node, String name, String tags, String description, PowerState power, String pool) {
 
     public ForeignVm {
         if (vmid < 100 || vmid > 999_999_999) {

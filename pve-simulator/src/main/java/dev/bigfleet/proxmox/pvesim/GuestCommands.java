@@ -174,7 +174,10 @@ final class GuestCommands {
                 append = true;
             } else if (!a.equals("/dev/null")) {
                 String p = GuestShell.path(a);
-                byte[] content = append ? GuestShell.concat(sh.fs.file(p).map(GuestFile::content).orElse(new byte[0]), input) : input;
+                byte[] content = append
+                        ? GuestShell.concat(
+                                sh.fs.file(p).map(GuestFile::content).orElse(new byte[0]), input)
+                        : input;
                 sh.fs.write(p, content, 0666 & ~sh.umask);
             }
         }
@@ -291,7 +294,8 @@ final class GuestCommands {
                 return fail(1, "base64: invalid input\n");
             }
         }
-        String enc = Base64.getMimeEncoder(76, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(data);
+        String enc = Base64.getMimeEncoder(76, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(data);
         return ok(enc.isEmpty() ? "" : enc + "\n");
     }
 
@@ -329,7 +333,10 @@ final class GuestCommands {
         } else if (a.size() == 1) {
             result = !a.get(0).isEmpty();
         } else {
-            result = a.size() == 3 && (a.get(1).equals("=") ? a.get(0).equals(a.get(2)) : !a.get(0).equals(a.get(2)));
+            result = a.size() == 3
+                    && (a.get(1).equals("=")
+                            ? a.get(0).equals(a.get(2))
+                            : !a.get(0).equals(a.get(2)));
         }
         return GuestShell.Outcome.of(result != negate ? 0 : 1, "", "");
     }

@@ -65,7 +65,8 @@ final class GuestShell {
                     argv.add(t.text());
                 } else if (t.kind() == ShellLexer.Kind.REDIR) {
                     boolean dup = t.text().contains(">&");
-                    String target = dup || i >= tokens.size() ? "" : tokens.get(i++).text();
+                    String target =
+                            dup || i >= tokens.size() ? "" : tokens.get(i++).text();
                     redirects.add(new Redirect(t.text(), target));
                 } else if (t.text().equals("|")) {
                     pipeline.add(new Simple(argv, redirects));
@@ -116,8 +117,7 @@ final class GuestShell {
                 }
             }
         }
-        Outcome o = c.argv().isEmpty() ? new Outcome(0, new byte[0], new byte[0])
-                : command(c.argv(), input);
+        Outcome o = c.argv().isEmpty() ? new Outcome(0, new byte[0], new byte[0]) : command(c.argv(), input);
         byte[] out = o.out;
         byte[] err = o.err;
         for (Redirect r : c.redirects()) {

@@ -9,6 +9,7 @@ import java.util.Objects;
 public record NodeSpec(String name, int maxCpu, long maxMemBytes, String ip) {
     /** 32 threads and 128 GiB, a typical mid-size node. */
     public static final int DEFAULT_CPUS = 32;
+
     public static final long DEFAULT_MEM_BYTES = 128L << 30;
 
     public NodeSpec {

@@ -9,12 +9,13 @@ import java.util.regex.Pattern;
 
 /** The parameters an endpoint accepts, and their validation with Proxmox's error texts. */
 final class ParamSchema {
-    static final Pattern DNS_NAME = Pattern.compile(
-            "[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?)*");
+    static final Pattern DNS_NAME =
+            Pattern.compile("[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?)*");
     static final Function<String, String> DNS_NAME_CHECK =
             v -> DNS_NAME.matcher(v).matches() ? null : "invalid format - value does not look like a valid DNS name";
-    static final Function<String, String> NODE_CHECK =
-            v -> v.matches("[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?") ? null : "invalid format - value does not look like a valid node name";
+    static final Function<String, String> NODE_CHECK = v -> v.matches("[a-zA-Z0-9]([a-zA-Z0-9\\-]*[a-zA-Z0-9])?")
+            ? null
+            : "invalid format - value does not look like a valid node name";
 
     private final LinkedHashMap<String, ParamSpec> specs = new LinkedHashMap<>();
 
@@ -73,7 +74,8 @@ final class ParamSchema {
         Map<String, List<String>> values = raw.asMap();
         for (String name : values.keySet()) {
             if (!specs.containsKey(name)) {
-                errors.put(name, "property is not defined in schema and the schema does not allow additional properties");
+                errors.put(
+                        name, "property is not defined in schema and the schema does not allow additional properties");
             }
         }
         for (ParamSpec s : specs.values()) {
@@ -102,7 +104,9 @@ final class ParamSchema {
     private static String check(ParamSpec s, String value) {
         switch (s.type()) {
             case BOOLEAN:
-                return value.equals("0") || value.equals("1") ? null : "type check ('boolean') failed - got '" + value + "'";
+                return value.equals("0") || value.equals("1")
+                        ? null
+                        : "type check ('boolean') failed - got '" + value + "'";
             case INTEGER:
                 long n;
                 try {

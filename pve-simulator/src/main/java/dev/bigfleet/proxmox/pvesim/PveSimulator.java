@@ -39,7 +39,8 @@ public final class PveSimulator implements AutoCloseable {
     private final int port;
     private final Faults faults;
 
-    private PveSimulator(SimulatorConfig config, Cluster cluster, Server server, Path caFile, String fingerprint, int port) {
+    private PveSimulator(
+            SimulatorConfig config, Cluster cluster, Server server, Path caFile, String fingerprint, int port) {
         this.config = config;
         this.cluster = cluster;
         this.server = server;
@@ -70,8 +71,8 @@ public final class PveSimulator implements AutoCloseable {
         // The certificate names 127.0.0.1 as an IP SAN; hostname checks are the client's job.
         secure.setSniHostCheck(false);
         http.addCustomizer(secure);
-        ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"),
-                new HttpConnectionFactory(http));
+        ServerConnector connector =
+                new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(http));
         connector.setHost(config.host());
         connector.setPort(config.port());
         server.addConnector(connector);

@@ -15,38 +15,73 @@ import picocli.CommandLine.Option;
  * {@code pve-simulator}: serves the simulated Proxmox VE API until killed. Prints the API URL, the
  * CA file and the server certificate's SHA-256 fingerprint, one {@code key: value} per line.
  */
-@Command(name = "pve-simulator", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "pve-simulator",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Serves a stateful simulation of the Proxmox VE API subset over HTTPS.")
 public final class PveSimulatorMain implements Callable<Integer> {
 
-    @Option(names = "--addr", paramLabel = "HOST:PORT", description = "listen address (default: ${DEFAULT-VALUE}); port 0 picks a free one")
+    @Option(
+            names = "--addr",
+            paramLabel = "HOST:PORT",
+            description = "listen address (default: ${DEFAULT-VALUE}); port 0 picks a free one")
     String addr = "127.0.0.1:8006";
 
-    @Option(names = "--nodes", paramLabel = "NAMES", split = ",", description = "node names, comma separated (default: pve1)")
+    @Option(
+            names = "--nodes",
+            paramLabel = "NAMES",
+            split = ",",
+            description = "node names, comma separated (default: pve1)")
     List<String> nodes = List.of("pve1");
 
-    @Option(names = "--template-vmid", paramLabel = "VMID", split = ",", description = "template VMIDs on the first node (default: 9000)")
+    @Option(
+            names = "--template-vmid",
+            paramLabel = "VMID",
+            split = ",",
+            description = "template VMIDs on the first node (default: 9000)")
     List<Integer> templateVmids = List.of(9000);
 
-    @Option(names = "--token", required = true, paramLabel = "USER@REALM!TOKENID=SECRET", description = "the API token to accept")
+    @Option(
+            names = "--token",
+            required = true,
+            paramLabel = "USER@REALM!TOKENID=SECRET",
+            description = "the API token to accept")
     String token;
 
-    @Option(names = "--tls-dir", required = true, paramLabel = "DIR", description = "where ca.pem and pve-ssl.pem are written")
+    @Option(
+            names = "--tls-dir",
+            required = true,
+            paramLabel = "DIR",
+            description = "where ca.pem and pve-ssl.pem are written")
     Path tlsDir;
 
-    @Option(names = "--latency", paramLabel = "DURATION", description = "unit of every simulated delay, Go syntax (default: ${DEFAULT-VALUE}; 0s = instant)")
+    @Option(
+            names = "--latency",
+            paramLabel = "DURATION",
+            description = "unit of every simulated delay, Go syntax (default: ${DEFAULT-VALUE}; 0s = instant)")
     String latency = "1s";
 
-    @Option(names = "--pool", paramLabel = "POOLID", split = ",", description = "resource pools to create (default: bigfleet)")
+    @Option(
+            names = "--pool",
+            paramLabel = "POOLID",
+            split = ",",
+            description = "resource pools to create (default: bigfleet)")
     List<String> pools = List.of("bigfleet");
 
     @Option(names = "--node-cpus", paramLabel = "N", description = "CPU threads per node (default: ${DEFAULT-VALUE})")
     int nodeCpus = NodeSpec.DEFAULT_CPUS;
 
-    @Option(names = "--node-memory-gib", paramLabel = "GIB", description = "memory per node in GiB (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--node-memory-gib",
+            paramLabel = "GIB",
+            description = "memory per node in GiB (default: ${DEFAULT-VALUE})")
     long nodeMemoryGib = NodeSpec.DEFAULT_MEM_BYTES >> 30;
 
-    @Option(names = "--stats-lag", paramLabel = "DURATION", description = "staleness of /cluster/resources status and name (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--stats-lag",
+            paramLabel = "DURATION",
+            description = "staleness of /cluster/resources status and name (default: ${DEFAULT-VALUE})")
     String statsLag = "0s";
 
     @Override
@@ -64,8 +99,12 @@ public final class PveSimulatorMain implements Callable<Integer> {
     }
 
     SimulatorConfig config() {
-        SimulatorConfig.Builder b = SimulatorConfig.builder().address(addr).token(token).tlsDir(tlsDir)
-                .latency(duration("--latency", latency)).statsLag(duration("--stats-lag", statsLag));
+        SimulatorConfig.Builder b = SimulatorConfig.builder()
+                .address(addr)
+                .token(token)
+                .tlsDir(tlsDir)
+                .latency(duration("--latency", latency))
+                .statsLag(duration("--stats-lag", statsLag));
         for (String n : nodes) {
             b.node(NodeSpec.of(n.trim()).withCapacity(nodeCpus, nodeMemoryGib << 30));
         }

@@ -2,7 +2,6 @@ package dev.bigfleet.proxmox.pvesim;
 
 import java.io.IOException;
 import java.math.BigInteger;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,8 +68,12 @@ final class TlsMaterial {
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
 
             X500Name caName = new X500Name("CN=Proxmox Virtual Environment,OU=pve-simulator,O=PVE Cluster Manager CA");
-            X509v3CertificateBuilder cab = new JcaX509v3CertificateBuilder(caName, serial(),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(3650))), caName,
+            X509v3CertificateBuilder cab = new JcaX509v3CertificateBuilder(
+                    caName,
+                    serial(),
+                    Date.from(now.minus(Duration.ofHours(1))),
+                    Date.from(now.plus(Duration.ofDays(3650))),
+                    caName,
                     caKeys.getPublic());
             cab.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
             cab.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
@@ -78,8 +81,12 @@ final class TlsMaterial {
             X509Certificate ca = convert(cab, caKeys);
 
             X500Name leafName = new X500Name("CN=localhost,OU=PVE Cluster Node,O=Proxmox Virtual Environment");
-            X509v3CertificateBuilder lb = new JcaX509v3CertificateBuilder(caName, serial(),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(730))), leafName,
+            X509v3CertificateBuilder lb = new JcaX509v3CertificateBuilder(
+                    caName,
+                    serial(),
+                    Date.from(now.minus(Duration.ofHours(1))),
+                    Date.from(now.plus(Duration.ofDays(730))),
+                    leafName,
                     leafKeys.getPublic());
             lb.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             lb.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
@@ -90,7 +97,8 @@ final class TlsMaterial {
                 new GeneralName(GeneralName.iPAddress, "0:0:0:0:0:0:0:1"),
             }));
             lb.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(ca));
-            lb.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(leafKeys.getPublic()));
+            lb.addExtension(
+                    Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(leafKeys.getPublic()));
             X509Certificate leaf = convert(lb, caKeys);
 
             char[] password = HexFormat.of().formatHex(serial().toByteArray()).toCharArray();
@@ -138,7 +146,8 @@ final class TlsMaterial {
 
     static String pem(X509Certificate cert) {
         try {
-            String b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(cert.getEncoded());
+            String b64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                    .encodeToString(cert.getEncoded());
             return "-----BEGIN CERTIFICATE-----\n" + b64 + "\n-----END CERTIFICATE-----\n";
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

@@ -28,7 +28,8 @@ final class TokenCheck {
         }
         String value;
         try {
-            value = URLDecoder.decode(header.substring(SCHEME.length() + 1).trim().replace("+", "%2B"), StandardCharsets.UTF_8);
+            value = URLDecoder.decode(
+                    header.substring(SCHEME.length() + 1).trim().replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return Errors.authFailed();
         }
@@ -39,8 +40,8 @@ final class TokenCheck {
         String id = value.substring(0, eq);
         String secret = value.substring(eq + 1);
         boolean idOk = id.equals(token.tokenId());
-        boolean secretOk = MessageDigest.isEqual(secret.getBytes(StandardCharsets.UTF_8),
-                token.secret().getBytes(StandardCharsets.UTF_8));
+        boolean secretOk = MessageDigest.isEqual(
+                secret.getBytes(StandardCharsets.UTF_8), token.secret().getBytes(StandardCharsets.UTF_8));
         return idOk && secretOk ? null : Errors.authFailed();
     }
 }

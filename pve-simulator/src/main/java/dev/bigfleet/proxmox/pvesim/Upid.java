@@ -15,12 +15,19 @@ record Upid(String node, long pid, long pstart, long startTime, String type, Str
         if (!m.matches()) {
             return null;
         }
-        return new Upid(m.group(1), Long.parseLong(m.group(3), 16), Long.parseLong(m.group(4), 16),
-                Long.parseLong(m.group(5), 16), m.group(6), m.group(7), m.group(8));
+        return new Upid(
+                m.group(1),
+                Long.parseLong(m.group(3), 16),
+                Long.parseLong(m.group(4), 16),
+                Long.parseLong(m.group(5), 16),
+                m.group(6),
+                m.group(7),
+                m.group(8));
     }
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "UPID:%s:%08X:%08X:%08X:%s:%s:%s:", node, pid, pstart, startTime, type, id, user);
+        return String.format(
+                Locale.ROOT, "UPID:%s:%08X:%08X:%08X:%s:%s:%s:", node, pid, pstart, startTime, type, id, user);
     }
 }

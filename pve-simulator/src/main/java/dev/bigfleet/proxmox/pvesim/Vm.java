@@ -21,6 +21,7 @@ final class Vm {
     long startedAtEpoch;
     /** When the agent answers, in {@link System#nanoTime()} terms; meaningless while stopped. */
     long agentReadyAtNanos;
+
     boolean agentNeverUp;
     boolean sharedStorage = true;
     final TreeMap<String, GuestFile> files = new TreeMap<>();
@@ -84,7 +85,9 @@ final class Vm {
         if (first.startsWith("enabled=")) {
             first = first.substring("enabled=".length());
         }
-        return first.equals("1") || first.equalsIgnoreCase("true") || first.equalsIgnoreCase("yes")
+        return first.equals("1")
+                || first.equalsIgnoreCase("true")
+                || first.equalsIgnoreCase("yes")
                 || first.equalsIgnoreCase("on");
     }
 
@@ -108,7 +111,19 @@ final class Vm {
         for (ExecState e : execHistory) {
             execs.add(e.view(now));
         }
-        return new VmView(vmid, node, name(), Tags.split(shown.get("tags")), d == null ? null : d.toString(), shown,
-                running ? PowerState.RUNNING : PowerState.STOPPED, template(), lock(), pool, agentUp(now), files, execs);
+        return new VmView(
+                vmid,
+                node,
+                name(),
+                Tags.split(shown.get("tags")),
+                d == null ? null : d.toString(),
+                shown,
+                running ? PowerState.RUNNING : PowerState.STOPPED,
+                template(),
+                lock(),
+                pool,
+                agentUp(now),
+                files,
+                execs);
     }
 }

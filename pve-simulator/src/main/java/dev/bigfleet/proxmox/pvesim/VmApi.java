@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 
 /** Per-VM calls: clone and config; status, power and destroy are in {@link VmPowerApi}. */
 final class VmApi {
@@ -32,7 +31,8 @@ final class VmApi {
     }
 
     private static String agentCheck(String v) {
-        return v.matches("(?i)((enabled=)?(1|0|true|false|yes|no|on|off))?(,?[a-z_\\-]+=[^,]*)*") ? null
+        return v.matches("(?i)((enabled=)?(1|0|true|false|yes|no|on|off))?(,?[a-z_\\-]+=[^,]*)*")
+                ? null
                 : "invalid format - value does not match the agent property string";
     }
 
@@ -41,20 +41,28 @@ final class VmApi {
     }
 
     void register(Router r) {
-        r.add("POST", VM + "/clone", vmSchema()
-                .vmid("newid", true)
-                .string("name", false, 0, ParamSchema.DNS_NAME_CHECK)
-                .string("description", false, 8192, null)
-                .string("pool", false)
-                .string("target", false, 0, ParamSchema.NODE_CHECK)
-                .bool("full")
-                .string("storage", false)
-                .oneOf("format", "raw", "qcow2", "vmdk")
-                .string("snapname", false)
-                .integer("bwlimit", false, 0, Long.MAX_VALUE), this::clone);
+        r.add(
+                "POST",
+                VM + "/clone",
+                vmSchema()
+                        .vmid("newid", true)
+                        .string("name", false, 0, ParamSchema.DNS_NAME_CHECK)
+                        .string("description", false, 8192, null)
+                        .string("pool", false)
+                        .string("target", false, 0, ParamSchema.NODE_CHECK)
+                        .bool("full")
+                        .string("storage", false)
+                        .oneOf("format", "raw", "qcow2", "vmdk")
+                        .string("snapname", false)
+                        .integer("bwlimit", false, 0, Long.MAX_VALUE),
+                this::clone);
         r.add("GET", VM + "/config", vmSchema().bool("current").string("snapshot", false), this::getConfig);
         r.add("PUT", VM + "/config", configSchema(), c -> setConfig(c, false));
-        r.add("POST", VM + "/config", configSchema().integer("background_delay", false, 1, 30), c -> setConfig(c, true));
+        r.add(
+                "POST",
+                VM + "/config",
+                configSchema().integer("background_delay", false, 1, 30),
+                c -> setConfig(c, true));
         new VmPowerApi(cluster).register(r, VM);
     }
 
@@ -127,8 +135,14 @@ final class VmApi {
         String id = Integer.toString(src);
         if (holder != null) {
             // Only the cluster file system notices an id held on another node.
-            return cluster.failedTask(TaskKind.CLONE, node, id, "close (rename) atomic file '/etc/pve/nodes/" + node
-                    + "/qemu-server/" + newid + ".conf' failed: File exists").upid.toString();
+            return cluster.failedTask(
+                            TaskKind.CLONE,
+                            node,
+                            id,
+                            "close (rename) atomic file '/etc/pve/nodes/" + node + "/qemu-server/" + newid
+                                    + ".conf' failed: File exists")
+                    .upid
+                    .toString();
         }
         Vm clone = new Vm(newid, node);
         clone.config.put("lock", "clone");
@@ -138,45 +152,51 @@ final class VmApi {
         String description = p.str("description");
         String targetNode = target;
         return cluster.startTask(TaskKind.CLONE, node, id, new TaskBody() {
-            @Override
-            public String finish() {
-                if (cluster.vms.get(newid) != clone) {
-                    return "clone failed: VM " + newid + " vanished during the clone";
-                }
-                Vm from = cluster.vms.get(src);
-                if (from == null) {
-                    cluster.vms.remove(newid);
-                    return "clone failed: source VM " + src + " vanished during the clone";
-                }
-                LinkedHashMap<String, Object> copy = new LinkedHashMap<>(from.config);
-                copy.remove("template");
-                copy.remove("lock");
-                copy.put("name", name != null ? name : "Copy-of-VM-" + (from.name() == null ? src : from.name()));
-                if (description != null && !description.isEmpty()) {
-                    copy.put("description", description);
-                }
-                String storage = p.str("storage") != null ? p.str("storage") : from.sharedStorage ? "ceph-vm" : "local-lvm";
-                copy.put("scsi0", storage + ":vm-" + newid + "-disk-0,size=32G");
-                copy.put("net0", "virtio=" + cluster.nextMac() + ",bridge=vmbr0");
-                copy.put("smbios1", "uuid=" + UUID.randomUUID());
-                copy.put("meta", "creation-qemu=9.2.0,ctime=" + Cluster.epoch());
-                clone.config.clear();
-                clone.config.putAll(copy);
-                clone.sharedStorage = from.sharedStorage;
-                if (targetNode != null) {
-                    clone.node = targetNode;
-                }
-                if (pool != null && cluster.pools.containsKey(pool)) {
-                    cluster.pools.get(pool).members.add(newid);
-                }
-                return null;
-            }
+                    @Override
+                    public String finish() {
+                        if (cluster.vms.get(newid) != clone) {
+                            return "clone failed: VM " + newid + " vanished during the clone";
+                        }
+                        Vm from = cluster.vms.get(src);
+                        if (from == null) {
+                            cluster.vms.remove(newid);
+                            return "clone failed: source VM " + src + " vanished during the clone";
+                        }
+                        LinkedHashMap<String, Object> copy = new LinkedHashMap<>(from.config);
+                        copy.remove("template");
+                        copy.remove("lock");
+                        copy.put(
+                                "name",
+                                name != null ? name : "Copy-of-VM-" + (from.name() == null ? src : from.name()));
+                        if (description != null && !description.isEmpty()) {
+                            copy.put("description", description);
+                        }
+                        String storage = p.str("storage") != null
+                                ? p.str("storage")
+                                : from.sharedStorage ? "ceph-vm" : "local-lvm";
+                        copy.put("scsi0", storage + ":vm-" + newid + "-disk-0,size=32G");
+                        copy.put("net0", "virtio=" + cluster.nextMac() + ",bridge=vmbr0");
+                        copy.put("smbios1", "uuid=" + UUID.randomUUID());
+                        copy.put("meta", "creation-qemu=9.2.0,ctime=" + Cluster.epoch());
+                        clone.config.clear();
+                        clone.config.putAll(copy);
+                        clone.sharedStorage = from.sharedStorage;
+                        if (targetNode != null) {
+                            clone.node = targetNode;
+                        }
+                        if (pool != null && cluster.pools.containsKey(pool)) {
+                            cluster.pools.get(pool).members.add(newid);
+                        }
+                        return null;
+                    }
 
-            @Override
-            public void abort() {
-                cluster.vms.remove(newid, clone);
-            }
-        }).upid.toString();
+                    @Override
+                    public void abort() {
+                        cluster.vms.remove(newid, clone);
+                    }
+                })
+                .upid
+                .toString();
     }
 
     private Object getConfig(Call c) {
@@ -185,7 +205,8 @@ final class VmApi {
         if (c.params().has("snapshot")) {
             throw Errors.handler("snapshot '" + c.params().str("snapshot") + "' does not exist");
         }
-        Map<String, Object> out = new LinkedHashMap<>(c.params().bool("current", false) ? vm.config : vm.effectiveConfig());
+        Map<String, Object> out =
+                new LinkedHashMap<>(c.params().bool("current", false) ? vm.config : vm.effectiveConfig());
         Object d = out.get("description");
         if (d != null) {
             out.put("description", d.toString().stripTrailing());
@@ -207,8 +228,11 @@ final class VmApi {
 
     private Object setConfig(Call c, boolean async) {
         ValidParams p = c.params();
-        cluster.acl.requireVm(c.vmid(), p.has("cores") || p.has("sockets") ? "VM.Config.CPU"
-                : p.has("memory") || p.has("balloon") ? "VM.Config.Memory" : "VM.Config.Options");
+        cluster.acl.requireVm(
+                c.vmid(),
+                p.has("cores") || p.has("sockets")
+                        ? "VM.Config.CPU"
+                        : p.has("memory") || p.has("balloon") ? "VM.Config.Memory" : "VM.Config.Options");
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (vm.lock() != null) {
             throw Errors.handler(Errors.locked(vm.lock()));
@@ -237,24 +261,33 @@ final class VmApi {
             apply(vm, changes, deletes);
             return null;
         }
-        if (p.has("background_delay") && cluster.delays.task(TaskKind.CONFIG).isZero()
+        if (p.has("background_delay")
+                && cluster.delays.task(TaskKind.CONFIG).isZero()
                 && !hasPendingFault(TaskKind.CONFIG)) {
             // The task would finish within the wait: Proxmox then answers null instead of a UPID.
             apply(vm, changes, deletes);
             return null;
         }
         return cluster.startTask(TaskKind.CONFIG, c.node(), Integer.toString(vm.vmid), () -> {
-            if (cluster.vms.get(vm.vmid) != vm) {
-                return Errors.configMissing(c.node(), vm.vmid);
-            }
-            apply(vm, changes, deletes);
-            return null;
-        }).upid.toString();
+                    if (cluster.vms.get(vm.vmid) != vm) {
+                        return Errors.configMissing(c.node(), vm.vmid);
+                    }
+                    apply(vm, changes, deletes);
+                    return null;
+                })
+                .upid
+                .toString();
     }
 
     private boolean hasPendingFault(TaskKind kind) {
-        return !cluster.faults.failingTasks.getOrDefault(kind, new java.util.ArrayDeque<>()).isEmpty()
-                || !cluster.faults.slowTasks.getOrDefault(kind, new java.util.ArrayDeque<>()).isEmpty();
+        return !cluster.faults
+                        .failingTasks
+                        .getOrDefault(kind, new java.util.ArrayDeque<>())
+                        .isEmpty()
+                || !cluster.faults
+                        .slowTasks
+                        .getOrDefault(kind, new java.util.ArrayDeque<>())
+                        .isEmpty();
     }
 
     private static void apply(Vm vm, Map<String, String> changes, List<String> deletes) {

@@ -13,14 +13,47 @@ final class VmPowerApi {
 
     void register(Router r, String vm) {
         r.add("GET", vm + "/status/current", VmApi.vmSchema(), this::current);
-        r.add("POST", vm + "/status/start", VmApi.vmSchema().integer("timeout", false, 0, 86400)
-                .rootOnly("skiplock", "migratedfrom", "stateuri", "machine", "targetstorage", "force-cpu",
-                        "migration_network", "migration_type", "nets-host-mtu"), this::start);
-        r.add("POST", vm + "/status/stop", VmApi.vmSchema().integer("timeout", false, 0, Long.MAX_VALUE)
-                .bool("overrule-shutdown").bool("keepActive").rootOnly("skiplock", "migratedfrom"), this::stop);
-        r.add("POST", vm + "/status/shutdown", VmApi.vmSchema().integer("timeout", false, 0, Long.MAX_VALUE)
-                .bool("forceStop").bool("keepActive").rootOnly("skiplock"), this::shutdown);
-        r.add("DELETE", vm, VmApi.vmSchema().bool("purge").bool("destroy-unreferenced-disks").rootOnly("skiplock"),
+        r.add(
+                "POST",
+                vm + "/status/start",
+                VmApi.vmSchema()
+                        .integer("timeout", false, 0, 86400)
+                        .rootOnly(
+                                "skiplock",
+                                "migratedfrom",
+                                "stateuri",
+                                "machine",
+                                "targetstorage",
+                                "force-cpu",
+                                "migration_network",
+                                "migration_type",
+                                "nets-host-mtu"),
+                this::start);
+        r.add(
+                "POST",
+                vm + "/status/stop",
+                VmApi.vmSchema()
+                        .integer("timeout", false, 0, Long.MAX_VALUE)
+                        .bool("overrule-shutdown")
+                        .bool("keepActive")
+                        .rootOnly("skiplock", "migratedfrom"),
+                this::stop);
+        r.add(
+                "POST",
+                vm + "/status/shutdown",
+                VmApi.vmSchema()
+                        .integer("timeout", false, 0, Long.MAX_VALUE)
+                        .bool("forceStop")
+                        .bool("keepActive")
+                        .rootOnly("skiplock"),
+                this::shutdown);
+        r.add(
+                "DELETE",
+                vm,
+                VmApi.vmSchema()
+                        .bool("purge")
+                        .bool("destroy-unreferenced-disks")
+                        .rootOnly("skiplock"),
                 this::destroy);
     }
 
@@ -91,15 +124,17 @@ final class VmPowerApi {
             return cluster.failedTask(TaskKind.START, node, id, problem).upid.toString();
         }
         return cluster.startTask(TaskKind.START, node, id, () -> {
-            if (cluster.vms.get(vmid) != vm || !vm.node.equals(node)) {
-                return Errors.configMissing(node, vmid);
-            }
-            if (vm.running) {
-                return "VM " + vmid + " already running";
-            }
-            VmLifecycle.powerOn(cluster, vm);
-            return null;
-        }).upid.toString();
+                    if (cluster.vms.get(vmid) != vm || !vm.node.equals(node)) {
+                        return Errors.configMissing(node, vmid);
+                    }
+                    if (vm.running) {
+                        return "VM " + vmid + " already running";
+                    }
+                    VmLifecycle.powerOn(cluster, vm);
+                    return null;
+                })
+                .upid
+                .toString();
     }
 
     private Object stop(Call c) {
@@ -120,11 +155,13 @@ final class VmPowerApi {
         }
         Vm vm = cluster.vms.get(vmid);
         return cluster.startTask(kind, node, id, () -> {
-            if (cluster.vms.get(vmid) == vm && vm.running) {
-                vm.powerOff();
-            }
-            return null;
-        }).upid.toString();
+                    if (cluster.vms.get(vmid) == vm && vm.running) {
+                        vm.powerOff();
+                    }
+                    return null;
+                })
+                .upid
+                .toString();
     }
 
     private Object destroy(Call c) {
@@ -140,19 +177,23 @@ final class VmPowerApi {
         }
         String id = Integer.toString(vmid);
         if (vm.lock() != null) {
-            return cluster.failedTask(TaskKind.DESTROY, node, id, Errors.locked(vm.lock())).upid.toString();
+            return cluster.failedTask(TaskKind.DESTROY, node, id, Errors.locked(vm.lock()))
+                    .upid
+                    .toString();
         }
         boolean purge = c.params().bool("purge", false);
         return cluster.startTask(TaskKind.DESTROY, node, id, () -> {
-            if (!cluster.vms.remove(vmid, vm)) {
-                return Errors.configMissing(node, vmid);
-            }
-            if (purge) {
-                for (Pool pool : cluster.pools.values()) {
-                    pool.members.remove(vmid);
-                }
-            }
-            return null;
-        }).upid.toString();
+                    if (!cluster.vms.remove(vmid, vm)) {
+                        return Errors.configMissing(node, vmid);
+                    }
+                    if (purge) {
+                        for (Pool pool : cluster.pools.values()) {
+                            pool.members.remove(vmid);
+                        }
+                    }
+                    return null;
+                })
+                .upid
+                .toString();
     }
 }

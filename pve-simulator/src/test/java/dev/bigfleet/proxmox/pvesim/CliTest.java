@@ -17,8 +17,19 @@ class CliTest {
 
     @Test
     void documentedFlagsBuildTheConfig() {
-        SimulatorConfig c = parse("--addr", "127.0.0.1:8006", "--nodes", "pve1,pve2", "--template-vmid", "9000",
-                "--token", "bigfleet@pve!autoscaler=SECRET", "--tls-dir", "/tmp/x", "--latency", "2s");
+        SimulatorConfig c = parse(
+                "--addr",
+                "127.0.0.1:8006",
+                "--nodes",
+                "pve1,pve2",
+                "--template-vmid",
+                "9000",
+                "--token",
+                "bigfleet@pve!autoscaler=SECRET",
+                "--tls-dir",
+                "/tmp/x",
+                "--latency",
+                "2s");
         assertThat(c.host()).isEqualTo("127.0.0.1");
         assertThat(c.port()).isEqualTo(8006);
         assertThat(c.nodes()).extracting(NodeSpec::name).containsExactly("pve1", "pve2");
@@ -33,10 +44,14 @@ class CliTest {
     @Test
     void badFlagsExitNonZero() {
         assertThat(PveSimulatorMain.run("--bogus")).isEqualTo(2);
-        assertThat(PveSimulatorMain.run("--tls-dir", "/tmp/x")).as("token missing").isEqualTo(2);
-        assertThat(PveSimulatorMain.run("--token", "bigfleet@pve!autoscaler=S", "--tls-dir", "/tmp/x",
-                "--latency", "2 seconds")).isEqualTo(1);
-        assertThat(PveSimulatorMain.run("--token", "no-secret", "--tls-dir", "/tmp/x")).isEqualTo(1);
+        assertThat(PveSimulatorMain.run("--tls-dir", "/tmp/x"))
+                .as("token missing")
+                .isEqualTo(2);
+        assertThat(PveSimulatorMain.run(
+                        "--token", "bigfleet@pve!autoscaler=S", "--tls-dir", "/tmp/x", "--latency", "2 seconds"))
+                .isEqualTo(1);
+        assertThat(PveSimulatorMain.run("--token", "no-secret", "--tls-dir", "/tmp/x"))
+                .isEqualTo(1);
     }
 
     @Test

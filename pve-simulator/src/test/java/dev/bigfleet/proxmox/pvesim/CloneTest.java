@@ -16,10 +16,13 @@ class CloneTest {
 
     @BeforeAll
     static void start() throws Exception {
-        sim = PveSimulator.start(SimulatorConfig.builder().nodes("pve1", "pve2").pool("bigfleet")
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1", "pve2")
+                .pool("bigfleet")
                 .template(TemplateSpec.of(9000, "pve1").withDescription("golden image"))
                 .template(TemplateSpec.of(9001, "pve2").withSharedStorage(false))
-                .token("bigfleet@pve!autoscaler=s3cret").build());
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
         client = TestClient.of(sim);
     }
 
@@ -56,11 +59,24 @@ class CloneTest {
     @Test
     void cloneCopiesTheTemplateMovesToTargetAndJoinsThePool() {
         String id = nextId();
-        TestClient.Resp r = client.post("/nodes/pve1/qemu/9000/clone", "newid", id, "name", "bigfleet-a",
-                "description", "BigFleet managed VM. machine_id=x/1", "target", "pve2", "pool", "bigfleet", "full", "1");
+        TestClient.Resp r = client.post(
+                "/nodes/pve1/qemu/9000/clone",
+                "newid",
+                id,
+                "name",
+                "bigfleet-a",
+                "description",
+                "BigFleet managed VM. machine_id=x/1",
+                "target",
+                "pve2",
+                "pool",
+                "bigfleet",
+                "full",
+                "1");
         assertThat(r.status()).isEqualTo(200);
         String upid = r.data().asText();
-        assertThat(upid).matches("UPID:pve1:[0-9A-F]{8}:[0-9A-F]{8,9}:[0-9A-F]{8}:qmclone:9000:bigfleet@pve!autoscaler:");
+        assertThat(upid)
+                .matches("UPID:pve1:[0-9A-F]{8}:[0-9A-F]{8,9}:[0-9A-F]{8}:qmclone:9000:bigfleet@pve!autoscaler:");
         JsonNode done = client.awaitTask(upid);
         assertThat(done.get("exitstatus").asText()).isEqualTo("OK");
         assertThat(done.get("user").asText()).isEqualTo("bigfleet@pve");
@@ -76,7 +92,13 @@ class CloneTest {
         assertThat(vm.lock()).isNull();
         assertThat(vm.pool()).isEqualTo("bigfleet");
         assertThat(vm.config()).containsEntry("agent", "1").containsEntry("memory", "2048");
-        assertThat(client.get("/pools/bigfleet").data().get("members").get(0).get("vmid").asInt()).isEqualTo(vm.vmid());
+        assertThat(client.get("/pools/bigfleet")
+                        .data()
+                        .get("members")
+                        .get(0)
+                        .get("vmid")
+                        .asInt())
+                .isEqualTo(vm.vmid());
         // The description is inherited when none is given; the name defaults from the source.
         String id2 = nextId();
         client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", id2));
@@ -90,7 +112,9 @@ class CloneTest {
     void whileTheCloneRunsTheVmIsLockedAndNameless() {
         sim.faults().slowTasks(TaskKind.CLONE, 1, Duration.ofMillis(800));
         String id = nextId();
-        String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", id, "name", "n1", "target", "pve2").data().asText();
+        String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", id, "name", "n1", "target", "pve2")
+                .data()
+                .asText();
 
         JsonNode entry = null;
         for (JsonNode e : client.get("/cluster/resources?type=vm").data()) {
@@ -107,7 +131,8 @@ class CloneTest {
         TestClient.Resp put = client.put("/nodes/pve1/qemu/" + id + "/config", "cores", "4");
         assertThat(put.status()).isEqualTo(500);
         assertThat(put.message()).isEqualTo("VM is locked (clone)\n");
-        assertThat(client.run(client.post("/nodes/pve1/qemu/" + id + "/status/start"))).isEqualTo("VM is locked (clone)");
+        assertThat(client.run(client.post("/nodes/pve1/qemu/" + id + "/status/start")))
+                .isEqualTo("VM is locked (clone)");
         assertThat(client.run(client.delete("/nodes/pve1/qemu/" + id))).isEqualTo("VM is locked (clone)");
 
         TestClient.Resp running = client.get("/nodes/pve1/tasks/" + upid + "/status");
@@ -115,7 +140,9 @@ class CloneTest {
         assertThat(running.data().has("exitstatus")).isFalse();
 
         assertThat(client.awaitTask(upid).get("exitstatus").asText()).isEqualTo("OK");
-        assertThat(client.put("/nodes/pve2/qemu/" + id + "/config", "cores", "4").status()).isEqualTo(200);
+        assertThat(client.put("/nodes/pve2/qemu/" + id + "/config", "cores", "4")
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -131,7 +158,8 @@ class CloneTest {
     void cloneOntoAnIdHeldOnAnotherNodeFailsInTheTask() {
         sim.faults().createForeignVm(ForeignVm.of(300, "pve2"));
         String status = client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", "300"));
-        assertThat(status).isEqualTo("close (rename) atomic file '/etc/pve/nodes/pve1/qemu-server/300.conf' failed: File exists");
+        assertThat(status)
+                .isEqualTo("close (rename) atomic file '/etc/pve/nodes/pve1/qemu-server/300.conf' failed: File exists");
         assertThat(sim.vm(300).orElseThrow().name()).isEqualTo("foreign-300");
     }
 
@@ -168,11 +196,15 @@ class CloneTest {
         TestClient.Resp garbage = client.get("/nodes/pve1/tasks/not-a-upid/status");
         assertThat(garbage.status()).isEqualTo(400);
         assertThat(garbage.error("upid")).isEqualTo("unable to parse worker upid");
-        TestClient.Resp unknown = client.get("/nodes/pve1/tasks/UPID:pve1:0003A2F1:0B7C41D2:66F1A0B3:qmclone:9000:x@pve!y:/status");
+        TestClient.Resp unknown =
+                client.get("/nodes/pve1/tasks/UPID:pve1:0003A2F1:0B7C41D2:66F1A0B3:qmclone:9000:x@pve!y:/status");
         assertThat(unknown.error("upid")).isEqualTo("no such task");
-        String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", nextId()).data().asText();
+        String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", nextId())
+                .data()
+                .asText();
         // Task logs live on the node that ran the task.
-        assertThat(client.get("/nodes/pve2/tasks/" + upid + "/status").error("upid")).isEqualTo("no such task");
+        assertThat(client.get("/nodes/pve2/tasks/" + upid + "/status").error("upid"))
+                .isEqualTo("no such task");
         client.awaitTask(upid);
     }
 
@@ -181,7 +213,8 @@ class CloneTest {
         String id = nextId();
         client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", id));
         assertThat(nextId()).isNotEqualTo(id);
-        assertThat(client.run(client.delete("/nodes/pve1/qemu/" + id + "?purge=1"))).isEqualTo("OK");
+        assertThat(client.run(client.delete("/nodes/pve1/qemu/" + id + "?purge=1")))
+                .isEqualTo("OK");
         assertThat(nextId()).isEqualTo(id);
     }
 }

@@ -15,8 +15,11 @@ class ConfigTest {
 
     @BeforeAll
     static void start() throws Exception {
-        sim = PveSimulator.start(SimulatorConfig.builder().nodes("pve1").templateVmid(9000)
-                .token("bigfleet@pve!autoscaler=s3cret").build());
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1")
+                .templateVmid(9000)
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
         client = TestClient.of(sim);
     }
 
@@ -27,7 +30,8 @@ class ConfigTest {
 
     private int cloneVm() {
         int id = nextId++;
-        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", Integer.toString(id), "name", "vm" + id)))
+        assertThat(client.run(
+                        client.post("/nodes/pve1/qemu/9000/clone", "newid", Integer.toString(id), "name", "vm" + id)))
                 .isEqualTo("OK");
         return id;
     }
@@ -47,8 +51,18 @@ class ConfigTest {
     void putAppliesAtOnceAndNormalisesTags() {
         int id = cloneVm();
         String path = "/nodes/pve1/qemu/" + id + "/config";
-        TestClient.Resp r = client.put(path, "cores", "4", "memory", "4096", "tags", "BigFleet,bigfleet-x y;bigfleet",
-                "description", "machine_id=a/b operation_id=1\n\n", "agent", "enabled=1");
+        TestClient.Resp r = client.put(
+                path,
+                "cores",
+                "4",
+                "memory",
+                "4096",
+                "tags",
+                "BigFleet,bigfleet-x y;bigfleet",
+                "description",
+                "machine_id=a/b operation_id=1\n\n",
+                "agent",
+                "enabled=1");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.data().isNull()).isTrue();
         JsonNode c = client.get(path).data();
@@ -63,12 +77,14 @@ class ConfigTest {
     void invalidValuesAre400() {
         int id = cloneVm();
         String path = "/nodes/pve1/qemu/" + id + "/config";
-        assertThat(client.put(path, "tags", "ok;bad!tag").error("tags")).isEqualTo("invalid format - invalid characters in tag");
+        assertThat(client.put(path, "tags", "ok;bad!tag").error("tags"))
+                .isEqualTo("invalid format - invalid characters in tag");
         assertThat(client.put(path, "cores", "0").error("cores")).isEqualTo("value must have a minimum value of 1");
         assertThat(client.put(path, "memory", "8").status()).isEqualTo(400);
         assertThat(client.put(path, "description", "x".repeat(8193)).error("description"))
                 .isEqualTo("value may only be 8192 characters long");
-        assertThat(client.put(path, "background_delay", "5").error("background_delay")).contains("not defined in schema");
+        assertThat(client.put(path, "background_delay", "5").error("background_delay"))
+                .contains("not defined in schema");
     }
 
     @Test
@@ -106,12 +122,17 @@ class ConfigTest {
         int id = cloneVm();
         String path = "/nodes/pve1/qemu/" + id;
         client.run(client.post(path + "/status/start"));
-        assertThat(client.put(path + "/config", "memory", "8192", "name", "live").status()).isEqualTo(200);
+        assertThat(client.put(path + "/config", "memory", "8192", "name", "live")
+                        .status())
+                .isEqualTo(200);
         assertThat(client.get(path + "/config").data().get("memory").asText()).isEqualTo("8192");
-        assertThat(client.get(path + "/config?current=1").data().get("memory").asText()).isEqualTo("2048");
-        assertThat(client.get(path + "/config?current=1").data().get("name").asText()).isEqualTo("live");
+        assertThat(client.get(path + "/config?current=1").data().get("memory").asText())
+                .isEqualTo("2048");
+        assertThat(client.get(path + "/config?current=1").data().get("name").asText())
+                .isEqualTo("live");
         assertThat(sim.nodeMemoryUsed("pve1")).isEqualTo(2048L << 20);
         client.run(client.post(path + "/status/stop"));
-        assertThat(client.get(path + "/config?current=1").data().get("memory").asText()).isEqualTo("8192");
+        assertThat(client.get(path + "/config?current=1").data().get("memory").asText())
+                .isEqualTo("8192");
     }
 }

@@ -18,8 +18,12 @@ class DestroyAndResourcesTest {
     @BeforeAll
     static void start() throws Exception {
         sim = PveSimulator.start(SimulatorConfig.builder()
-                .node(NodeSpec.of("pve1").withCapacity(16, 64L << 30)).nodes("pve2")
-                .templateVmid(9000).pool("bigfleet").token("bigfleet@pve!autoscaler=s3cret").build());
+                .node(NodeSpec.of("pve1").withCapacity(16, 64L << 30))
+                .nodes("pve2")
+                .templateVmid(9000)
+                .pool("bigfleet")
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
         client = TestClient.of(sim);
         sim.faults().createContainer(500, "pve2", "dns");
     }
@@ -31,7 +35,8 @@ class DestroyAndResourcesTest {
 
     private int cloneVm() {
         int id = nextId++;
-        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", Integer.toString(id), "pool", "bigfleet")))
+        assertThat(client.run(
+                        client.post("/nodes/pve1/qemu/9000/clone", "newid", Integer.toString(id), "pool", "bigfleet")))
                 .isEqualTo("OK");
         return id;
     }
@@ -45,15 +50,19 @@ class DestroyAndResourcesTest {
         assertThat(running.status()).isEqualTo(500);
         assertThat(running.message()).isEqualTo("VM " + id + " is running - destroy failed\n");
         client.run(client.post(path + "/status/stop"));
-        String upid = client.delete(path + "?purge=1&destroy-unreferenced-disks=1").data().asText();
+        String upid = client.delete(path + "?purge=1&destroy-unreferenced-disks=1")
+                .data()
+                .asText();
         assertThat(upid).contains(":qmdestroy:" + id + ":");
         assertThat(client.awaitTask(upid).get("exitstatus").asText()).isEqualTo("OK");
         assertThat(sim.vm(id)).isEmpty();
         assertThat(client.get(path + "/config").message()).contains("does not exist");
         TestClient.Resp gone = client.delete(path);
         assertThat(gone.status()).isEqualTo(500);
-        assertThat(gone.message()).isEqualTo("Configuration file 'nodes/pve1/qemu-server/" + id + ".conf' does not exist\n");
-        assertThat(client.get("/pools/bigfleet").data().get("members").toString()).doesNotContain("\"vmid\":" + id);
+        assertThat(gone.message())
+                .isEqualTo("Configuration file 'nodes/pve1/qemu-server/" + id + ".conf' does not exist\n");
+        assertThat(client.get("/pools/bigfleet").data().get("members").toString())
+                .doesNotContain("\"vmid\":" + id);
     }
 
     @Test
@@ -87,7 +96,9 @@ class DestroyAndResourcesTest {
         assertThat(mine.get("maxmem").asLong()).isEqualTo(2048L << 20);
         assertThat(client.get("/cluster/resources?type=node").data()).hasSize(2);
         assertThat(client.get("/cluster/resources?type=bogus").status()).isEqualTo(400);
-        assertThat(client.get("/cluster/nextid?vmid=500").status()).as("containers hold their VMID").isEqualTo(400);
+        assertThat(client.get("/cluster/nextid?vmid=500").status())
+                .as("containers hold their VMID")
+                .isEqualTo(400);
     }
 
     @Test

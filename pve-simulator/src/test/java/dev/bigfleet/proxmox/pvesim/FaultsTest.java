@@ -19,8 +19,11 @@ class FaultsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        sim = PveSimulator.start(SimulatorConfig.builder().nodes("pve1", "pve2").templateVmid(9000)
-                .token("bigfleet@pve!autoscaler=s3cret").build());
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1", "pve2")
+                .templateVmid(9000)
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
         client = TestClient.of(sim);
     }
 
@@ -36,7 +39,8 @@ class FaultsTest {
 
     private String cloneVm() {
         String id = Integer.toString(nextId++);
-        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", id))).isEqualTo("OK");
+        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", id)))
+                .isEqualTo("OK");
         return "/nodes/pve1/qemu/" + id;
     }
 
@@ -56,7 +60,8 @@ class FaultsTest {
         String status = client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", "650"));
         assertThat(status).isEqualTo("clone failed: simulated failure");
         assertThat(sim.vm(650)).isEmpty();
-        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", "650"))).isEqualTo("OK");
+        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", "650")))
+                .isEqualTo("OK");
         sim.faults().destroyVm(650);
     }
 
@@ -75,7 +80,11 @@ class FaultsTest {
         client.run(client.post(vm + "/status/start"));
         String upid = client.post(vm + "/status/stop").data().asText();
         TestClient.sleep(100);
-        assertThat(client.get("/nodes/pve1/tasks/" + upid + "/status").data().get("status").asText()).isEqualTo("running");
+        assertThat(client.get("/nodes/pve1/tasks/" + upid + "/status")
+                        .data()
+                        .get("status")
+                        .asText())
+                .isEqualTo("running");
         assertThat(client.awaitTask(upid).get("exitstatus").asText()).isEqualTo("OK");
     }
 
@@ -85,9 +94,11 @@ class FaultsTest {
         TestClient.Resp first = client.post("/nodes/pve1/qemu/9000/clone", "newid", "660");
         assertThat(first.status()).isEqualTo(500);
         assertThat(first.message()).isEqualTo("got timeout\n");
-        assertThat(client.post("/nodes/pve1/qemu/9000/clone", "newid", "660").status()).isEqualTo(500);
+        assertThat(client.post("/nodes/pve1/qemu/9000/clone", "newid", "660").status())
+                .isEqualTo(500);
         assertThat(sim.vm(660)).isEmpty();
-        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", "660"))).isEqualTo("OK");
+        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", "660")))
+                .isEqualTo("OK");
         sim.faults().destroyVm(660);
     }
 
@@ -116,8 +127,8 @@ class FaultsTest {
     void droppedResponseStillStartsTheClone() {
         sim.faults().dropResponses("POST", "/nodes/pve1/qemu/9000/clone", 1);
         assertThatThrownBy(() -> client.sendOrThrow(client.builder("/nodes/pve1/qemu/9000/clone")
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("newid=670"))))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("newid=670"))))
                 .isInstanceOf(IOException.class);
         assertThat(sim.vm(670)).isPresent();
         assertThat(sim.requests().get(sim.requests().size() - 1).status()).isZero();
@@ -153,7 +164,9 @@ class FaultsTest {
         assertThat(drain.get("exitcode").asInt()).isEqualTo(7);
         sim.faults().execsMatching("reboot", ExecResult.killed(9));
         assertThat(execAndWait(vm, "reboot").get("signal").asInt()).isEqualTo(9);
-        sim.faults().guestCommands((fs, argv, in) -> argv.get(0).equals("whoami") ? ExecResult.exit(0, "root\n", "") : null);
+        sim.faults()
+                .guestCommands(
+                        (fs, argv, in) -> argv.get(0).equals("whoami") ? ExecResult.exit(0, "root\n", "") : null);
         assertThat(execAndWait(vm, "whoami").get("out-data").asText()).isEqualTo("root\n");
     }
 
@@ -161,9 +174,16 @@ class FaultsTest {
     void hangingExecNeverExits() {
         String vm = running();
         sim.faults().nextExec(ExecResult.hang());
-        int pid = client.post(vm + "/agent/exec", "command", "true").data().get("pid").asInt();
+        int pid = client.post(vm + "/agent/exec", "command", "true")
+                .data()
+                .get("pid")
+                .asInt();
         TestClient.sleep(50);
-        assertThat(client.get(vm + "/agent/exec-status?pid=" + pid).data().get("exited").asInt()).isZero();
+        assertThat(client.get(vm + "/agent/exec-status?pid=" + pid)
+                        .data()
+                        .get("exited")
+                        .asInt())
+                .isZero();
     }
 
     private JsonNode execAndWait(String vm, String... argv) {
@@ -199,18 +219,26 @@ class FaultsTest {
     void stolenVmidOnAnotherNodeFailsTheCloneTask() {
         sim.faults().stealNextVmid("pve2");
         String id = client.get("/cluster/nextid").data().asText();
-        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", id))).endsWith("failed: File exists");
+        assertThat(client.run(client.post("/nodes/pve1/qemu/9000/clone", "newid", id)))
+                .endsWith("failed: File exists");
         sim.faults().destroyVm(Integer.parseInt(id));
     }
 
     @Test
     void foreignVmIsVisibleWithItsMarkers() {
-        sim.faults().createForeignVm(ForeignVm.of(690, "pve2").withTags("bigfleet")
-                .withDescription("machine_id=someone/else").withPower(PowerState.RUNNING));
+        sim.faults()
+                .createForeignVm(ForeignVm.of(690, "pve2")
+                        .withTags("bigfleet")
+                        .withDescription("machine_id=someone/else")
+                        .withPower(PowerState.RUNNING));
         JsonNode c = client.get("/nodes/pve2/qemu/690/config").data();
         assertThat(c.get("description").asText()).isEqualTo("machine_id=someone/else");
         assertThat(c.has("template")).isFalse();
-        assertThat(client.get("/nodes/pve2/qemu/690/status/current").data().get("status").asText()).isEqualTo("running");
+        assertThat(client.get("/nodes/pve2/qemu/690/status/current")
+                        .data()
+                        .get("status")
+                        .asText())
+                .isEqualTo("running");
         sim.faults().setPower(690, PowerState.STOPPED);
         sim.faults().destroyVm(690);
     }
@@ -220,8 +248,13 @@ class FaultsTest {
         String vm = running();
         int id = vmid(vm);
         sim.faults().migrateVm(id, "pve2");
-        assertThat(client.get(vm + "/status/current").message()).contains("'nodes/pve1/qemu-server/" + id + ".conf' does not exist");
-        assertThat(client.get("/nodes/pve2/qemu/" + id + "/status/current").data().get("status").asText()).isEqualTo("running");
+        assertThat(client.get(vm + "/status/current").message())
+                .contains("'nodes/pve1/qemu-server/" + id + ".conf' does not exist");
+        assertThat(client.get("/nodes/pve2/qemu/" + id + "/status/current")
+                        .data()
+                        .get("status")
+                        .asText())
+                .isEqualTo("running");
         sim.faults().destroyVm(id);
         assertThat(client.get("/nodes/pve2/qemu/" + id + "/config").status()).isEqualTo(500);
         assertThat(client.get("/cluster/resources?type=vm").text()).doesNotContain("\"vmid\":" + id + ",");

@@ -36,11 +36,16 @@ class GuestShellTest {
         assertThat(vm.files.get("/run/blob").mode()).isEqualTo(0600);
         fs.write("/run/p1", "AB".getBytes(StandardCharsets.UTF_8), 0666);
         fs.write("/run/p2", "CD".getBytes(StandardCharsets.UTF_8), 0666);
-        assertThat(sh("cat /run/p1 /run/p2 > /run/blob && rm -f /run/p1 /run/p2").exitCode()).isZero();
+        assertThat(sh("cat /run/p1 /run/p2 > /run/blob && rm -f /run/p1 /run/p2")
+                        .exitCode())
+                .isZero();
         assertThat(vm.files.get("/run/blob").text()).isEqualTo("ABCD");
         assertThat(vm.files.get("/run/blob").mode()).isEqualTo(0600);
         assertThat(vm.files).doesNotContainKeys("/run/p1", "/run/p2");
-        assertThat(new GuestShell(fs).run(List.of("chmod", "0640", "/run/blob"), "").exitCode()).isZero();
+        assertThat(new GuestShell(fs)
+                        .run(List.of("chmod", "0640", "/run/blob"), "")
+                        .exitCode())
+                .isZero();
         assertThat(vm.files.get("/run/blob").mode()).isEqualTo(0640);
         ExecResult rm = new GuestShell(fs).run(List.of("rm", "/run/missing"), "");
         assertThat(rm.exitCode()).isEqualTo(1);
@@ -68,7 +73,10 @@ class GuestShellTest {
         ExecResult missing = new GuestShell(fs).run(List.of("/bin/sh", "/run/bootstrap"), "");
         assertThat(missing.exitCode()).isEqualTo(2);
         fs.write("/run/bootstrap", "exit 9".getBytes(StandardCharsets.UTF_8), 0600);
-        assertThat(new GuestShell(fs).run(List.of("/bin/sh", "/run/bootstrap"), "").exitCode()).isZero();
+        assertThat(new GuestShell(fs)
+                        .run(List.of("/bin/sh", "/run/bootstrap"), "")
+                        .exitCode())
+                .isZero();
     }
 
     @Test
@@ -80,6 +88,9 @@ class GuestShellTest {
 
     @Test
     void unknownProgramsSucceedQuietly() {
-        assertThat(new GuestShell(fs).run(List.of("systemctl", "restart", "kubelet"), "").exitCode()).isZero();
+        assertThat(new GuestShell(fs)
+                        .run(List.of("systemctl", "restart", "kubelet"), "")
+                        .exitCode())
+                .isZero();
     }
 }

@@ -14,9 +14,14 @@ class PoolScopedTokenTest {
 
     @BeforeAll
     static void start() throws Exception {
-        sim = PveSimulator.start(SimulatorConfig.builder().nodes("pve1").templateVmid(9000)
-                .pool("bigfleet").pool("other").poolScopedToken("bigfleet")
-                .token("bigfleet@pve!autoscaler=s3cret").build());
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1")
+                .templateVmid(9000)
+                .pool("bigfleet")
+                .pool("other")
+                .poolScopedToken("bigfleet")
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
         client = TestClient.of(sim);
         sim.faults().createForeignVm(ForeignVm.of(800, "pve1").inPool("other"));
     }
@@ -34,7 +39,9 @@ class PoolScopedTokenTest {
         assertThat(client.delete("/nodes/pve1/qemu/4242").message())
                 .isEqualTo("Permission check failed (/vms/4242, VM.Allocate)\n");
         assertThat(client.post("/nodes/pve1/qemu/4242/status/start").status()).isEqualTo(403);
-        assertThat(client.get("/cluster/resources?type=vm").text()).doesNotContain("\"vmid\":800").contains("\"vmid\":9000");
+        assertThat(client.get("/cluster/resources?type=vm").text())
+                .doesNotContain("\"vmid\":800")
+                .contains("\"vmid\":9000");
         assertThat(client.get("/pools/other").status()).isEqualTo(403);
     }
 
@@ -44,13 +51,17 @@ class PoolScopedTokenTest {
         assertThat(noPool.message()).isEqualTo("Permission check failed (/vms/810, VM.Allocate)\n");
 
         sim.faults().slowTasks(TaskKind.CLONE, 1, Duration.ofMillis(400));
-        String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", "811", "pool", "bigfleet").data().asText();
+        String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", "811", "pool", "bigfleet")
+                .data()
+                .asText();
         assertThat(client.get("/nodes/pve1/qemu/811/config").status()).isEqualTo(403);
         assertThat(client.get("/cluster/resources?type=vm").text()).doesNotContain("\"vmid\":811");
         assertThat(client.awaitTask(upid).get("exitstatus").asText()).isEqualTo("OK");
         assertThat(client.get("/nodes/pve1/qemu/811/config").status()).isEqualTo(200);
 
         assertThat(client.run(client.delete("/nodes/pve1/qemu/811?purge=1"))).isEqualTo("OK");
-        assertThat(client.get("/nodes/pve1/qemu/811/config").status()).as("purge drops the membership").isEqualTo(403);
+        assertThat(client.get("/nodes/pve1/qemu/811/config").status())
+                .as("purge drops the membership")
+                .isEqualTo(403);
     }
 }

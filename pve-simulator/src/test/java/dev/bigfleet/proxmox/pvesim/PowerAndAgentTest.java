@@ -19,9 +19,13 @@ class PowerAndAgentTest {
     @BeforeAll
     static void start() throws Exception {
         // 40 ms unit: start 40 ms, agent boot 200 ms, exec 20 ms.
-        sim = PveSimulator.start(SimulatorConfig.builder().nodes("pve1").templateVmid(9000)
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1")
+                .templateVmid(9000)
                 .template(TemplateSpec.of(9100, "pve1").withAgent(false))
-                .latency(Duration.ofMillis(40)).token("bigfleet@pve!autoscaler=s3cret").build());
+                .latency(Duration.ofMillis(40))
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
         client = TestClient.of(sim);
     }
 
@@ -71,11 +75,18 @@ class PowerAndAgentTest {
         assertThat(client.run(client.post(vm + "/status/start"))).matches("VM \\d+ already running");
 
         assertThat(client.run(client.post(vm + "/status/stop"))).isEqualTo("OK");
-        assertThat(client.get(vm + "/status/current").data().get("status").asText()).isEqualTo("stopped");
-        assertThat(client.run(client.post(vm + "/status/stop"))).as("stopping a stopped VM is a no-op").isEqualTo("OK");
+        assertThat(client.get(vm + "/status/current").data().get("status").asText())
+                .isEqualTo("stopped");
+        assertThat(client.run(client.post(vm + "/status/stop")))
+                .as("stopping a stopped VM is a no-op")
+                .isEqualTo("OK");
         assertThat(client.run(client.post(vm + "/status/start"))).isEqualTo("OK");
-        assertThat(client.run(client.post(vm + "/status/shutdown", "forceStop", "1", "timeout", "30"))).isEqualTo("OK");
-        assertThat(sim.vm(Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1))).orElseThrow().running()).isFalse();
+        assertThat(client.run(client.post(vm + "/status/shutdown", "forceStop", "1", "timeout", "30")))
+                .isEqualTo("OK");
+        assertThat(sim.vm(Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1)))
+                        .orElseThrow()
+                        .running())
+                .isFalse();
     }
 
     @Test
@@ -91,7 +102,8 @@ class PowerAndAgentTest {
 
     @Test
     void rootOnlyStartOptionsAreRefused() {
-        assertThat(client.post("/nodes/pve1/qemu/9000/status/start", "skiplock", "1").error("skiplock"))
+        assertThat(client.post("/nodes/pve1/qemu/9000/status/start", "skiplock", "1")
+                        .error("skiplock"))
                 .isEqualTo("Only root may use this option.");
     }
 
@@ -109,7 +121,12 @@ class PowerAndAgentTest {
         awaitAgent(vm);
         TestClient.Resp up = client.post(vm + "/agent/ping");
         assertThat(up.data().get("result").isObject()).isTrue();
-        assertThat(client.get(vm + "/agent/get-osinfo").data().get("result").get("id").asText()).isEqualTo("ubuntu");
+        assertThat(client.get(vm + "/agent/get-osinfo")
+                        .data()
+                        .get("result")
+                        .get("id")
+                        .asText())
+                .isEqualTo("ubuntu");
     }
 
     @Test
@@ -136,8 +153,14 @@ class PowerAndAgentTest {
         String vm = runningVmWithAgent();
         int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
         byte[] blob = {0, 1, 2, (byte) 0xFF, 'h', 'i'};
-        TestClient.Resp w = client.post(vm + "/agent/file-write", "file", "/run/blob",
-                "content", Base64.getEncoder().encodeToString(blob), "encode", "0");
+        TestClient.Resp w = client.post(
+                vm + "/agent/file-write",
+                "file",
+                "/run/blob",
+                "content",
+                Base64.getEncoder().encodeToString(blob),
+                "encode",
+                "0");
         assertThat(w.status()).isEqualTo(200);
         GuestFile f = sim.vm(vmid).orElseThrow().files().get("/run/blob");
         assertThat(f.content()).isEqualTo(blob);
@@ -155,8 +178,14 @@ class PowerAndAgentTest {
     @Test
     void execReturnsAPidAndExecStatusReportsTheExitOnce() {
         String vm = runningVmWithAgent();
-        TestClient.Resp started = client.post(vm + "/agent/exec", "command", "/bin/sh", "command", "-c",
-                "command", "echo hello; echo oops >&2; exit 3");
+        TestClient.Resp started = client.post(
+                vm + "/agent/exec",
+                "command",
+                "/bin/sh",
+                "command",
+                "-c",
+                "command",
+                "echo hello; echo oops >&2; exit 3");
         int pid = started.data().get("pid").asInt();
         assertThat(pid).isPositive();
         JsonNode s = client.get(vm + "/agent/exec-status?pid=" + pid).data();
@@ -169,7 +198,8 @@ class PowerAndAgentTest {
         assertThat(done.get("err-data").asText()).isEqualTo("oops\n");
         TestClient.Resp again = client.get(vm + "/agent/exec-status?pid=" + pid);
         assertThat(again.status()).isEqualTo(500);
-        assertThat(again.message()).matches("VM \\d+ qga command 'guest-exec-status' failed - Invalid parameter 'pid'\n");
+        assertThat(again.message())
+                .matches("VM \\d+ qga command 'guest-exec-status' failed - Invalid parameter 'pid'\n");
 
         int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
         GuestExec recorded = sim.vm(vmid).orElseThrow().execs().get(0);
@@ -180,7 +210,8 @@ class PowerAndAgentTest {
     void execAcceptsAJsonArrayAndStdin() {
         String vm = runningVmWithAgent();
         int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
-        TestClient.Resp r = client.postJson(vm + "/agent/exec",
+        TestClient.Resp r = client.postJson(
+                vm + "/agent/exec",
                 "{\"command\":[\"/bin/sh\",\"-c\",\"umask 077; cat > /run/secret\"],\"input-data\":\"s3cr3t\"}");
         assertThat(r.status()).isEqualTo(200);
         GuestFile f = sim.vm(vmid).orElseThrow().files().get("/run/secret");
@@ -195,7 +226,10 @@ class PowerAndAgentTest {
         int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
         client.post(vm + "/agent/file-write", "file", "/run/x", "content", "x");
         client.post(vm + "/agent/file-write", "file", "/etc/keep", "content", "k");
-        int pid = client.post(vm + "/agent/exec", "command", "sleep").data().get("pid").asInt();
+        int pid = client.post(vm + "/agent/exec", "command", "sleep")
+                .data()
+                .get("pid")
+                .asInt();
         client.run(client.post(vm + "/status/stop"));
         client.run(client.post(vm + "/status/start"));
         awaitAgent(vm);

@@ -20,8 +20,11 @@ class StatsLagTest {
 
     @Test
     void statusAndNameLagBehindWhileTagsAreLive() throws Exception {
-        try (PveSimulator sim = PveSimulator.start(SimulatorConfig.builder().templateVmid(9000)
-                .statsLag(Duration.ofSeconds(1)).token("bigfleet@pve!autoscaler=s3cret").build())) {
+        try (PveSimulator sim = PveSimulator.start(SimulatorConfig.builder()
+                .templateVmid(9000)
+                .statsLag(Duration.ofSeconds(1))
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build())) {
             TestClient client = TestClient.of(sim);
             // The first sample comes one lag period after the start; on a slow machine it may
             // already have been taken, so the "not sampled yet" view is checked only if seen.
@@ -37,7 +40,11 @@ class StatsLagTest {
             assertThat(later.get("status").asText()).isEqualTo("stopped");
             assertThat(later.get("name").asText()).isEqualTo("fresh");
             client.run(client.post("/nodes/pve1/qemu/101/status/start"));
-            assertThat(client.get("/nodes/pve1/qemu/101/status/current").data().get("status").asText()).isEqualTo("running");
+            assertThat(client.get("/nodes/pve1/qemu/101/status/current")
+                            .data()
+                            .get("status")
+                            .asText())
+                    .isEqualTo("running");
             TestClient.sleep(1100);
             assertThat(entry(client, 101).get("status").asText()).isEqualTo("running");
         }

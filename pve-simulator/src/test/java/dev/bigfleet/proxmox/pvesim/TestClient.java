@@ -34,7 +34,9 @@ final class TestClient {
         }
 
         String message() {
-            return json == null || json.get("message") == null ? null : json.get("message").asText();
+            return json == null || json.get("message") == null
+                    ? null
+                    : json.get("message").asText();
         }
 
         String error(String param) {
@@ -92,17 +94,20 @@ final class TestClient {
 
     /** POST with a form body; pairs are name, value, name, value... */
     Resp post(String path, String... pairs) {
-        return send(builder(path).header("Content-Type", "application/x-www-form-urlencoded")
+        return send(builder(path)
+                .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form(pairs))));
     }
 
     Resp put(String path, String... pairs) {
-        return send(builder(path).header("Content-Type", "application/x-www-form-urlencoded")
+        return send(builder(path)
+                .header("Content-Type", "application/x-www-form-urlencoded")
                 .PUT(HttpRequest.BodyPublishers.ofString(form(pairs))));
     }
 
     Resp postJson(String path, String json) {
-        return send(builder(path).header("Content-Type", "application/json")
+        return send(builder(path)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 

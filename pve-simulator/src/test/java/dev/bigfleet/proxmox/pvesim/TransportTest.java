@@ -24,8 +24,12 @@ class TransportTest {
 
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
-        sim = PveSimulator.start(SimulatorConfig.builder().nodes("pve1", "pve2").templateVmid(9000)
-                .token("bigfleet@pve!autoscaler=6f1c2d3e-4b5a-4c7d-9e8f-0a1b2c3d4e5f").tlsDir(dir).build());
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1", "pve2")
+                .templateVmid(9000)
+                .token("bigfleet@pve!autoscaler=6f1c2d3e-4b5a-4c7d-9e8f-0a1b2c3d4e5f")
+                .tlsDir(dir)
+                .build());
         client = TestClient.of(sim);
     }
 
@@ -38,12 +42,13 @@ class TransportTest {
     void servesHttpsWithTheWrittenCaAndReportsTheLeafFingerprint() throws Exception {
         assertThat(sim.apiUrl().toString()).matches("https://127\\.0\\.0\\.1:\\d+/api2/json");
         assertThat(Files.readString(sim.caCertificate())).startsWith("-----BEGIN CERTIFICATE-----");
-        HttpResponse<String> r = client.http().send(client.builder("/version").GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                client.http().send(client.builder("/version").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
         X509Certificate leaf = (X509Certificate) r.sslSession().orElseThrow().getPeerCertificates()[0];
-        String fp = HexFormat.ofDelimiter(":").withUpperCase()
+        String fp = HexFormat.ofDelimiter(":")
+                .withUpperCase()
                 .formatHex(MessageDigest.getInstance("SHA-256").digest(leaf.getEncoded()));
         assertThat(sim.fingerprint()).isEqualTo(fp).hasSize(95);
     }
@@ -51,7 +56,8 @@ class TransportTest {
     @Test
     void certificateNamesLocalhostToo() {
         URI viaName = URI.create(sim.apiUrl().toString().replace("127.0.0.1", "localhost"));
-        TestClient byName = new TestClient(viaName, sim.caCertificate(), sim.token().authorizationHeader());
+        TestClient byName =
+                new TestClient(viaName, sim.caCertificate(), sim.token().authorizationHeader());
         assertThat(byName.get("/version").status()).isEqualTo(200);
     }
 
@@ -59,7 +65,8 @@ class TransportTest {
     void clientTrustingAnotherCaFailsTheHandshake(@TempDir Path other) throws Exception {
         Path otherCa = TlsMaterial.mint().writeTo(other);
         TestClient stranger = new TestClient(sim.apiUrl(), otherCa, sim.token().authorizationHeader());
-        assertThatThrownBy(() -> stranger.sendOrThrow(stranger.builder("/version").GET()))
+        assertThatThrownBy(
+                        () -> stranger.sendOrThrow(stranger.builder("/version").GET()))
                 .isInstanceOf(SSLHandshakeException.class);
     }
 
@@ -88,7 +95,9 @@ class TransportTest {
 
     @Test
     void spaceAfterTheSchemeIsAccepted() {
-        TestClient c = new TestClient(sim.apiUrl(), sim.caCertificate(),
+        TestClient c = new TestClient(
+                sim.apiUrl(),
+                sim.caCertificate(),
                 "PVEAPIToken bigfleet@pve!autoscaler=6f1c2d3e-4b5a-4c7d-9e8f-0a1b2c3d4e5f");
         assertThat(c.get("/version").status()).isEqualTo(200);
     }
@@ -118,7 +127,8 @@ class TransportTest {
 
     @Test
     void jsonBodiesAcceptRealBooleans() {
-        TestClient.Resp r = client.postJson("/nodes/pve1/qemu/9000/clone", "{\"newid\":151,\"full\":true,\"name\":\"j\"}");
+        TestClient.Resp r =
+                client.postJson("/nodes/pve1/qemu/9000/clone", "{\"newid\":151,\"full\":true,\"name\":\"j\"}");
         assertThat(r.status()).isEqualTo(200);
         assertThat(client.run(r)).isEqualTo("OK");
         assertThat(client.run(client.delete("/nodes/pve1/qemu/151"))).isEqualTo("OK");

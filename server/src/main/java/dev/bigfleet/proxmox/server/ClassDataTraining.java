@@ -28,9 +28,20 @@ public final class ClassDataTraining {
     public static void main(String[] args) throws Exception {
         Path dir = Files.createTempDirectory("bigfleet-proxmox-training");
         try {
-            String[] flags = {"--proxmox-backend", "fake", "--fake-latency", "0s", "--addr", "127.0.0.1:0",
-                "--metrics-addr", "127.0.0.1:0", "--reconcile-interval", "0", "--state",
-                dir.resolve("state.db").toString()};
+            String[] flags = {
+                "--proxmox-backend",
+                "fake",
+                "--fake-latency",
+                "0s",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "127.0.0.1:0",
+                "--reconcile-interval",
+                "0",
+                "--state",
+                dir.resolve("state.db").toString()
+            };
             try (RunningProvider provider = ProviderMain.start(flags)) {
                 exercise(provider);
             }
@@ -46,10 +57,14 @@ public final class ClassDataTraining {
     }
 
     private static void exercise(RunningProvider provider) throws Exception {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort()).usePlaintext().build();
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
+                .usePlaintext()
+                .build();
         try {
             CapacityProviderBlockingStub grpc = CapacityProviderGrpc.newBlockingStub(channel);
-            String id = grpc.list(ListFilter.newBuilder().setMaxResults(1).build()).getMachines(0).getId();
+            String id = grpc.list(ListFilter.newBuilder().setMaxResults(1).build())
+                    .getMachines(0)
+                    .getId();
             try {
                 grpc.create(CreateRequest.newBuilder().setMachineId(id).build());
             } catch (io.grpc.StatusRuntimeException alreadyDone) {
@@ -57,8 +72,11 @@ public final class ClassDataTraining {
             }
             HttpClient http = HttpClient.newHttpClient();
             for (String path : new String[] {"/readyz", "/metrics", "/admin/", "/api/v1/summary", "/api/v1/machines"}) {
-                http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + provider.httpPort().orElseThrow() + path))
-                        .build(), HttpResponse.BodyHandlers.discarding());
+                http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + provider.httpPort().orElseThrow() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
             }
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

@@ -81,7 +81,8 @@ public final class ProviderMain {
         ProviderRuntime runtime;
         try {
             // the store first: it reads its file on its own thread while the rest is wired
-            Injector injector = Guice.createInjector(Stage.PRODUCTION,
+            Injector injector = Guice.createInjector(
+                    Stage.PRODUCTION,
                     new RuntimeModule(config.runtime(), closeables),
                     new MetricsModule(),
                     new StoreModule(config.state()),

@@ -2,28 +2,26 @@ package dev.bigfleet.proxmox.server;
 
 import dev.bigfleet.proxmox.api.GoDuration;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
-import dev.bigfleet.proxmox.server.config.BackendConfig;
-import dev.bigfleet.proxmox.server.config.GrpcConfig;
-import dev.bigfleet.proxmox.server.config.HttpConfig;
-import dev.bigfleet.proxmox.server.config.RuntimeConfig;
-import dev.bigfleet.proxmox.server.config.StateConfig;
-import dev.bigfleet.proxmox.server.serving.ServingState;
-import dev.bigfleet.proxmox.server.startup.ErrorMessages;
-import dev.bigfleet.proxmox.server.startup.StartupException;
 import dev.bigfleet.proxmox.engine.InventorySeeder;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.Reconciler;
 import dev.bigfleet.proxmox.engine.RecoveryPolicy;
 import dev.bigfleet.proxmox.engine.RestartOutcome;
+import dev.bigfleet.proxmox.engine.StoreFailure;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreException;
-import dev.bigfleet.proxmox.engine.StoreFailure;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
-import dev.bigfleet.proxmox.spi.ManagedVm;
-import java.util.List;
-import java.util.Set;
+import dev.bigfleet.proxmox.server.config.BackendConfig;
+import dev.bigfleet.proxmox.server.config.GrpcConfig;
+import dev.bigfleet.proxmox.server.config.HttpConfig;
+import dev.bigfleet.proxmox.server.config.RuntimeConfig;
+import dev.bigfleet.proxmox.server.config.StateConfig;
 import dev.bigfleet.proxmox.server.http.HttpServer;
 import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
+import dev.bigfleet.proxmox.server.serving.ServingState;
+import dev.bigfleet.proxmox.server.startup.ErrorMessages;
+import dev.bigfleet.proxmox.server.startup.StartupException;
+import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
@@ -34,7 +32,9 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -71,19 +71,31 @@ public final class ProviderRuntime {
     private final StateStore store;
     private final ReconcileMetrics reconciles;
     private final RecoveryPolicy recoveryPolicy;
-    private final ScheduledExecutorService reconcileTimer =
-            Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "reconcile");
-                t.setDaemon(true);
-                return t;
-            });
+    private final ScheduledExecutorService reconcileTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "reconcile");
+        t.setDaemon(true);
+        return t;
+    });
 
     @Inject
-    public ProviderRuntime(RuntimeConfig runtime, GrpcConfig grpcConfig, HttpConfig httpConfig, StateConfig stateConfig,
-            InventoryPlan plan, BackendConfig backendConfig, LifecycleEngine engine, InventorySeeder seeder,
-            Reconciler reconciler, ProxmoxBackend backend, Server grpc, Optional<HttpServer> http,
-            ServingState serving, @Named(LifecycleEngine.TRANSITION_WORKERS) ExecutorService transitionWorkers,
-            StateStore store, ReconcileMetrics reconciles, RecoveryPolicy recoveryPolicy) {
+    public ProviderRuntime(
+            RuntimeConfig runtime,
+            GrpcConfig grpcConfig,
+            HttpConfig httpConfig,
+            StateConfig stateConfig,
+            InventoryPlan plan,
+            BackendConfig backendConfig,
+            LifecycleEngine engine,
+            InventorySeeder seeder,
+            Reconciler reconciler,
+            ProxmoxBackend backend,
+            Server grpc,
+            Optional<HttpServer> http,
+            ServingState serving,
+            @Named(LifecycleEngine.TRANSITION_WORKERS) ExecutorService transitionWorkers,
+            StateStore store,
+            ReconcileMetrics reconciles,
+            RecoveryPolicy recoveryPolicy) {
         this.runtime = runtime;
         this.grpcConfig = grpcConfig;
         this.httpConfig = httpConfig;
@@ -103,7 +115,8 @@ public final class ProviderRuntime {
         this.recoveryPolicy = recoveryPolicy;
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // the reconcile loop catches everything itself and stops with its timer
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // the reconcile loop catches everything itself and stops with its timer
     public void start() throws StartupException {
         // the HTTP server (probes answering "not ready" meanwhile) starts alongside the inventory load
         CompletableFuture<Void> httpStarted = startHttpInBackground();
@@ -118,11 +131,14 @@ public final class ProviderRuntime {
         try {
             grpc.start();
         } catch (IOException e) {
-            throw new StartupException("--addr " + grpcConfig.address() + ": cannot listen: " + ErrorMessages.rootCause(e), e);
+            throw new StartupException(
+                    "--addr " + grpcConfig.address() + ": cannot listen: " + ErrorMessages.rootCause(e), e);
         }
         if (backend.readiness().isEmpty()) {
-            log.warn("backend \"{}\" has no node readiness check: a machine is reported CONFIGURED as soon as"
-                    + " its bootstrap hook succeeds", backendConfig.name());
+            log.warn(
+                    "backend \"{}\" has no node readiness check: a machine is reported CONFIGURED as soon as"
+                            + " its bootstrap hook succeeds",
+                    backendConfig.name());
         }
         long interval = runtime.reconcileInterval().toMillis();
         if (interval > 0) {
@@ -140,15 +156,28 @@ public final class ProviderRuntime {
         }
         // key-value pairs, so --log-format json carries them as fields
         log.atInfo()
-                .addKeyValue("addr", grpcPort() < 0 ? grpcConfig.address() : grpcConfig.address().host() + ":" + grpcPort())
+                .addKeyValue(
+                        "addr",
+                        grpcPort() < 0
+                                ? grpcConfig.address()
+                                : grpcConfig.address().host() + ":" + grpcPort())
                 .addKeyValue("provider", plan.providerLabel())
                 .addKeyValue("proxmox_backend", backendConfig.name())
                 .addKeyValue("security", grpcConfig.security())
                 .addKeyValue("offerings", plan.offerings().size())
-                .addKeyValue("zones", String.join(",", new TreeSet<>(plan.offerings().stream().map(o -> o.zone()).toList())))
+                .addKeyValue(
+                        "zones",
+                        String.join(
+                                ",",
+                                new TreeSet<>(plan.offerings().stream()
+                                        .map(o -> o.zone())
+                                        .toList())))
                 .addKeyValue("machines", engine.size())
                 .addKeyValue("state", stateConfig.describe())
-                .addKeyValue("metrics_addr", http.map(h -> httpConfig.address().get().host() + ":" + h.port()).orElse("off"))
+                .addKeyValue(
+                        "metrics_addr",
+                        http.map(h -> httpConfig.address().get().host() + ":" + h.port())
+                                .orElse("off"))
                 .addKeyValue("reconcile_interval", GoDuration.format(runtime.reconcileInterval()))
                 .log("serving CapacityProvider");
     }
@@ -164,22 +193,25 @@ public final class ProviderRuntime {
             throw httpFailure(e);
         }
         CompletableFuture<Void> started = new CompletableFuture<>();
-        Thread starter = new Thread(() -> {
-            try {
-                http.get().start();
-                started.complete(null);
-            } catch (Exception e) {
-                started.completeExceptionally(httpFailure(e));
-            }
-        }, "http-start");
+        Thread starter = new Thread(
+                () -> {
+                    try {
+                        http.get().start();
+                        started.complete(null);
+                    } catch (Exception e) {
+                        started.completeExceptionally(httpFailure(e));
+                    }
+                },
+                "http-start");
         starter.setDaemon(true);
         starter.start();
         return started;
     }
 
     private StartupException httpFailure(Exception e) {
-        return new StartupException("--metrics-addr " + httpConfig.address().get() + ": cannot serve HTTP: "
-                + ErrorMessages.rootCause(e), e);
+        return new StartupException(
+                "--metrics-addr " + httpConfig.address().get() + ": cannot serve HTTP: " + ErrorMessages.rootCause(e),
+                e);
     }
 
     private static void awaitHttp(CompletableFuture<Void> started) throws StartupException {
@@ -213,9 +245,14 @@ public final class ProviderRuntime {
             RestartOutcome interrupted = engine.resumeInterruptedTransitions();
             int added = engine.addMachines(seeder.slots());
             int retired = engine.retireUnbacked(backed);
-            log.info("state reloaded: machines={} interrupted_transitions_resumed={} interrupted_configures_failed={}"
-                    + " new_slots={} retired_slots={}", engine.size(), interrupted.resumed(), interrupted.failed(),
-                    added, retired);
+            log.info(
+                    "state reloaded: machines={} interrupted_transitions_resumed={} interrupted_configures_failed={}"
+                            + " new_slots={} retired_slots={}",
+                    engine.size(),
+                    interrupted.resumed(),
+                    interrupted.failed(),
+                    added,
+                    retired);
             return true;
         } catch (StoreException | StoreFailure e) {
             throw new StartupException(e.getMessage(), e);
@@ -224,13 +261,16 @@ public final class ProviderRuntime {
 
     private List<ManagedVm> describeForSeed() throws StartupException {
         try {
-            return Failsafe.with(Timeout.<List<ManagedVm>>builder(SEED_TIMEOUT).withInterrupt().build())
+            return Failsafe.with(Timeout.<List<ManagedVm>>builder(SEED_TIMEOUT)
+                            .withInterrupt()
+                            .build())
                     .get(backend::describeManaged);
         } catch (TimeoutExceededException e) {
-            throw new StartupException("initial inventory read from the backend took longer than "
-                    + GoDuration.format(SEED_TIMEOUT), e);
+            throw new StartupException(
+                    "initial inventory read from the backend took longer than " + GoDuration.format(SEED_TIMEOUT), e);
         } catch (FailsafeException e) {
-            throw new StartupException("initial inventory read from the backend failed: " + ErrorMessages.rootCause(e), e);
+            throw new StartupException(
+                    "initial inventory read from the backend failed: " + ErrorMessages.rootCause(e), e);
         }
     }
 
@@ -268,7 +308,8 @@ public final class ProviderRuntime {
         grpc.shutdown();
         try {
             if (!grpc.awaitTermination(runtime.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("in-flight RPCs did not finish within {}; cancelling them",
+                log.warn(
+                        "in-flight RPCs did not finish within {}; cancelling them",
                         GoDuration.format(runtime.shutdownGrace()));
                 grpc.shutdownNow();
                 grpc.awaitTermination(5, TimeUnit.SECONDS);

@@ -20,7 +20,9 @@ final class TerminationSignals {
         try {
             Class<?> signal = Class.forName("sun.misc.Signal");
             Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
-            Object proxy = Proxy.newProxyInstance(handlerType.getClassLoader(), new Class<?>[] {handlerType},
+            Object proxy = Proxy.newProxyInstance(
+                    handlerType.getClassLoader(),
+                    new Class<?>[] {handlerType},
                     (self, method, args) -> switch (method.getName()) {
                         case "handle" -> {
                             handler.run();
@@ -34,7 +36,10 @@ final class TerminationSignals {
             for (String name : SIGNALS) {
                 handle.invoke(null, signal.getConstructor(String.class).newInstance(name), proxy);
             }
-        } catch (ClassNotFoundException | NoSuchMethodException | IllegalAccessException | InstantiationException
+        } catch (ClassNotFoundException
+                | NoSuchMethodException
+                | IllegalAccessException
+                | InstantiationException
                 | InvocationTargetException e) {
             throw new IllegalStateException("cannot handle SIGTERM and SIGINT on this JVM", e);
         }

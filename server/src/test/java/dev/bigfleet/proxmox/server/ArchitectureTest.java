@@ -16,8 +16,15 @@ import org.junit.jupiter.api.Test;
  * store have no gRPC, HTTP or Guice; no package cycles anywhere.
  */
 class ArchitectureTest {
-    private static final String[] WIRING_AND_TRANSPORT = {"io.grpc..", "org.eclipse.jetty..", "org.glassfish..",
-        "jakarta.ws..", "jakarta.servlet..", "com.google.inject..", "picocli.."};
+    private static final String[] WIRING_AND_TRANSPORT = {
+        "io.grpc..",
+        "org.eclipse.jetty..",
+        "org.glassfish..",
+        "jakarta.ws..",
+        "jakarta.servlet..",
+        "com.google.inject..",
+        "picocli.."
+    };
 
     private static JavaClasses classes;
 
@@ -30,57 +37,99 @@ class ArchitectureTest {
 
     @Test
     void theDomainDependsOnNothingButTheJdk() {
-        classes().that().resideInAPackage("dev.bigfleet.proxmox.api..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.bigfleet.proxmox.api..", "java..")
+        classes()
+                .that()
+                .resideInAPackage("dev.bigfleet.proxmox.api..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("dev.bigfleet.proxmox.api..", "java..")
                 .check(classes);
     }
 
     @Test
     void theSpiDependsOnlyOnTheDomain() {
-        classes().that().resideInAPackage("dev.bigfleet.proxmox.spi")
-                .should().onlyDependOnClassesThat()
+        classes()
+                .that()
+                .resideInAPackage("dev.bigfleet.proxmox.spi")
+                .should()
+                .onlyDependOnClassesThat()
                 .resideInAnyPackage("dev.bigfleet.proxmox.spi..", "dev.bigfleet.proxmox.api..", "java..")
                 .check(classes);
     }
 
     @Test
     void theEngineHasNoTransportWiringOrSubstrate() {
-        noClasses().that().resideInAPackage("dev.bigfleet.proxmox.engine..")
-                .should().dependOnClassesThat().resideInAnyPackage(WIRING_AND_TRANSPORT)
-                .orShould().dependOnClassesThat().resideInAnyPackage("dev.bigfleet.proxmox.server..",
-                        "dev.bigfleet.proxmox.store..", "dev.bigfleet.proxmox.backend..", "dev.bigfleet.proxmox.proto..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.bigfleet.proxmox.engine..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(WIRING_AND_TRANSPORT)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.bigfleet.proxmox.server..",
+                        "dev.bigfleet.proxmox.store..",
+                        "dev.bigfleet.proxmox.backend..",
+                        "dev.bigfleet.proxmox.proto..")
                 .check(classes);
     }
 
     @Test
     void theStoreSeesOnlyTheEnginesStoreInterface() {
-        noClasses().that().resideInAPackage("dev.bigfleet.proxmox.store..")
-                .should().dependOnClassesThat().resideInAnyPackage(WIRING_AND_TRANSPORT)
-                .orShould().dependOnClassesThat().resideInAnyPackage("dev.bigfleet.proxmox.server..",
-                        "dev.bigfleet.proxmox.backend..", "dev.bigfleet.proxmox.spi..", "dev.bigfleet.proxmox.proto..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.bigfleet.proxmox.store..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(WIRING_AND_TRANSPORT)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.bigfleet.proxmox.server..",
+                        "dev.bigfleet.proxmox.backend..",
+                        "dev.bigfleet.proxmox.spi..",
+                        "dev.bigfleet.proxmox.proto..")
                 .check(classes);
     }
 
     @Test
     void backendsSeeOnlyTheSpiAndTheDomain() {
-        noClasses().that().resideInAPackage("dev.bigfleet.proxmox.backend..")
-                .should().dependOnClassesThat().resideInAnyPackage(WIRING_AND_TRANSPORT)
-                .orShould().dependOnClassesThat().resideInAnyPackage("dev.bigfleet.proxmox.server..",
-                        "dev.bigfleet.proxmox.engine..", "dev.bigfleet.proxmox.store..", "dev.bigfleet.proxmox.proto..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.bigfleet.proxmox.backend..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(WIRING_AND_TRANSPORT)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.bigfleet.proxmox.server..",
+                        "dev.bigfleet.proxmox.engine..",
+                        "dev.bigfleet.proxmox.store..",
+                        "dev.bigfleet.proxmox.proto..")
                 .check(classes);
     }
 
     @Test
     void nothingDependsOnTheServer() {
-        noClasses().that().resideOutsideOfPackage("dev.bigfleet.proxmox.server..")
-                .should().dependOnClassesThat().resideInAPackage("dev.bigfleet.proxmox.server..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.bigfleet.proxmox.server..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.bigfleet.proxmox.server..")
                 .check(classes);
     }
 
     @Test
     void theEntryPointIsNobodysLibrary() {
-        noClasses().that().resideInAPackage("dev.bigfleet.proxmox.server.(*)..")
-                .should().dependOnClassesThat().resideInAPackage("dev.bigfleet.proxmox.server")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.bigfleet.proxmox.server.(*)..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.bigfleet.proxmox.server")
                 .check(classes);
     }
 

@@ -67,15 +67,27 @@ class LauncherIT {
     @Test
     void servesAndStopsGracefullyWhenStartedThroughIt() throws Exception {
         Path err = dir.resolve("serve-err");
-        Process p = new ProcessBuilder(LAUNCHER.toString(), "--use-fake-backend", "--addr", "127.0.0.1:0",
-                "--metrics-addr", "127.0.0.1:0", "--seed-count", "4", "--state", dir.resolve("state.db").toString())
+        Process p = new ProcessBuilder(
+                        LAUNCHER.toString(),
+                        "--use-fake-backend",
+                        "--addr",
+                        "127.0.0.1:0",
+                        "--metrics-addr",
+                        "127.0.0.1:0",
+                        "--seed-count",
+                        "4",
+                        "--state",
+                        dir.resolve("state.db").toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(err.toFile())
                 .start();
         try {
             int httpPort = awaitServing(p, err, Duration.ofMinutes(2));
-            HttpResponse<String> readyz = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + httpPort + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> readyz = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(readyz.statusCode()).isEqualTo(200);
             p.destroy(); // SIGTERM
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -34,14 +34,16 @@ public final class LiveProvider implements AutoCloseable {
 
     private LiveProvider(RunningProvider provider) {
         this.provider = provider;
-        this.channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort()).usePlaintext().build();
+        this.channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
+                .usePlaintext()
+                .build();
         this.grpc = CapacityProviderGrpc.newBlockingStub(channel);
     }
 
     /** Starts on the fake backend; {@code extra} flags are appended. */
     public static LiveProvider start(String... extra) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--use-fake-backend", "--addr", "127.0.0.1:0",
-                "--metrics-addr", "127.0.0.1:0"));
+        List<String> args = new ArrayList<>(
+                List.of("--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"));
         if (!List.of(extra).contains("--reconcile-interval")) {
             args.addAll(List.of("--reconcile-interval", "0"));
         }
@@ -70,8 +72,11 @@ public final class LiveProvider implements AutoCloseable {
     }
 
     public void configure(String id, String cluster, byte[] blob) {
-        grpc.configure(ConfigureRequest.newBuilder().setMachineId(id).setClusterId(cluster)
-                .setBootstrapBlob(ByteString.copyFrom(blob)).build());
+        grpc.configure(ConfigureRequest.newBuilder()
+                .setMachineId(id)
+                .setClusterId(cluster)
+                .setBootstrapBlob(ByteString.copyFrom(blob))
+                .build());
     }
 
     public void drain(String id) {
@@ -87,7 +92,9 @@ public final class LiveProvider implements AutoCloseable {
     }
 
     public void awaitState(String id, MachineState state) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> state(id) == state);
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> state(id) == state);
     }
 
     /** Create, Configure, Drain and Delete one machine, waiting for each to land. */

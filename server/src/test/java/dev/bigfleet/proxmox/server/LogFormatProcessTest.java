@@ -14,8 +14,18 @@ class LogFormatProcessTest {
     @Test
     void everyLineIsJsonAndTheStartupLineCarriesItsFields() throws Exception {
         ObjectMapper json = new ObjectMapper();
-        try (ProcessHarness p = ProcessHarness.start("--use-fake-backend", "--log-format", "json", "--addr",
-                "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--fake-latency", "0s", "--seed-count", "4")) {
+        try (ProcessHarness p = ProcessHarness.start(
+                "--use-fake-backend",
+                "--log-format",
+                "json",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "127.0.0.1:0",
+                "--fake-latency",
+                "0s",
+                "--seed-count",
+                "4")) {
             JsonNode serving = null;
             long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (serving == null && System.nanoTime() < end && p.process.isAlive()) {
@@ -38,7 +48,9 @@ class LogFormatProcessTest {
             assertThat(lines).hasSizeGreaterThan(1);
             for (String line : lines) {
                 JsonNode node = json.readTree(line);
-                assertThat(node.has("time") && node.has("level") && node.has("msg")).as(line).isTrue();
+                assertThat(node.has("time") && node.has("level") && node.has("msg"))
+                        .as(line)
+                        .isTrue();
             }
         }
     }

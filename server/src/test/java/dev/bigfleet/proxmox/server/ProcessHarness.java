@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /** Runs the provider's real {@code main} in its own JVM, as an operator would, and reads its stderr. */
 public final class ProcessHarness implements AutoCloseable {
-    private static final Pattern SERVING = Pattern.compile("serving CapacityProvider addr=\\S*:(\\d+) .*metrics_addr=(?:\\S*:(\\d+)|off)");
+    private static final Pattern SERVING =
+            Pattern.compile("serving CapacityProvider addr=\\S*:(\\d+) .*metrics_addr=(?:\\S*:(\\d+)|off)");
     public final Process process;
     public final List<String> stderr = new CopyOnWriteArrayList<>();
     private final Thread reader;
@@ -23,7 +24,8 @@ public final class ProcessHarness implements AutoCloseable {
     private ProcessHarness(Process process) {
         this.process = process;
         this.reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     stderr.add(line);
@@ -46,7 +48,9 @@ public final class ProcessHarness implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(ProviderMain.class.getName());
         command.addAll(List.of(args));
-        return new ProcessHarness(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+        return new ProcessHarness(new ProcessBuilder(command)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start());
     }
 
     /** Waits for the "serving" log line and returns {grpcPort, httpPort}. */
@@ -56,7 +60,9 @@ public final class ProcessHarness implements AutoCloseable {
             for (String line : stderr) {
                 Matcher m = SERVING.matcher(line);
                 if (m.find()) {
-                    return new int[] {Integer.parseInt(m.group(1)), m.group(2) == null ? -1 : Integer.parseInt(m.group(2))};
+                    return new int[] {
+                        Integer.parseInt(m.group(1)), m.group(2) == null ? -1 : Integer.parseInt(m.group(2))
+                    };
                 }
             }
             if (!process.isAlive()) {

@@ -25,7 +25,9 @@ class ProviderProcessTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
     private HttpResponse<String> get(int port, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -65,16 +67,22 @@ class ProviderProcessTest {
     void aTakenPortStopsStartupWithOneLineNamingTheFlag() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             String address = "127.0.0.1:" + taken.getLocalPort();
-            try (ProcessHarness p = ProcessHarness.start("--use-fake-backend", "--addr", "127.0.0.1:0",
-                    "--metrics-addr", address)) {
+            try (ProcessHarness p =
+                    ProcessHarness.start("--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", address)) {
                 assertThat(p.awaitExit(START)).isEqualTo(1);
-                assertThat(errorLines(p)).filteredOn(l -> l.startsWith("error:")).singleElement().asString()
+                assertThat(errorLines(p))
+                        .filteredOn(l -> l.startsWith("error:"))
+                        .singleElement()
+                        .asString()
                         .startsWith("error: --metrics-addr " + address + ": cannot serve HTTP");
             }
-            try (ProcessHarness p = ProcessHarness.start("--use-fake-backend", "--addr", address,
-                    "--metrics-addr", "127.0.0.1:0")) {
+            try (ProcessHarness p =
+                    ProcessHarness.start("--use-fake-backend", "--addr", address, "--metrics-addr", "127.0.0.1:0")) {
                 assertThat(p.awaitExit(START)).isEqualTo(1);
-                assertThat(errorLines(p)).filteredOn(l -> l.startsWith("error:")).singleElement().asString()
+                assertThat(errorLines(p))
+                        .filteredOn(l -> l.startsWith("error:"))
+                        .singleElement()
+                        .asString()
                         .startsWith("error: --addr " + address + ": cannot listen");
             }
         }
@@ -82,8 +90,16 @@ class ProviderProcessTest {
 
     @Test
     void servesProbesAndHealthThenStopsGracefullyOnSigterm() throws Exception {
-        try (ProcessHarness p = ProcessHarness.start("--use-fake-backend", "--addr", "127.0.0.1:0",
-                "--metrics-addr", "127.0.0.1:0", "--fake-latency", "0s", "--seed-count", "8")) {
+        try (ProcessHarness p = ProcessHarness.start(
+                "--use-fake-backend",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "127.0.0.1:0",
+                "--fake-latency",
+                "0s",
+                "--seed-count",
+                "8")) {
             int[] ports = p.awaitServing(START);
             assertThat(p.stderr).anyMatch(l -> l.contains("WARN") && l.contains("IN-MEMORY"));
             HttpResponse<String> healthz = get(ports[1], "/healthz");
@@ -93,17 +109,25 @@ class ProviderProcessTest {
             assertThat(readyz.statusCode()).isEqualTo(200);
             assertThat(readyz.body()).isEqualTo("ready\n");
 
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", ports[0]).usePlaintext().build();
+            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", ports[0])
+                    .usePlaintext()
+                    .build();
             try {
-                assertThat(HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance()).getStatus())
+                assertThat(HealthGrpc.newBlockingStub(channel)
+                                .check(HealthCheckRequest.getDefaultInstance())
+                                .getStatus())
                         .isEqualTo(ServingStatus.SERVING);
-                assertThat(CapacityProviderGrpc.newBlockingStub(channel).list(ListFilter.getDefaultInstance())
-                        .getMachinesCount()).isEqualTo(8);
+                assertThat(CapacityProviderGrpc.newBlockingStub(channel)
+                                .list(ListFilter.getDefaultInstance())
+                                .getMachinesCount())
+                        .isEqualTo(8);
             } finally {
                 channel.shutdownNow();
             }
             // an explicit SIGTERM, as an init system sends it
-            new ProcessBuilder("kill", "-TERM", Long.toString(p.process.pid())).start().waitFor();
+            new ProcessBuilder("kill", "-TERM", Long.toString(p.process.pid()))
+                    .start()
+                    .waitFor();
             assertThat(p.awaitExit(Duration.ofSeconds(30))).isZero();
             assertThat(p.stderr).as("stderr").anyMatch(l -> l.contains("shutting down"));
         }

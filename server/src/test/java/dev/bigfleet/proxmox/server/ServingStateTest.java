@@ -1,11 +1,11 @@
 package dev.bigfleet.proxmox.server;
 
-import dev.bigfleet.proxmox.server.serving.ServingState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.server.config.ListenAddress;
-import dev.bigfleet.proxmox.server.http.HttpServer;
 import dev.bigfleet.proxmox.server.http.HttpResources;
+import dev.bigfleet.proxmox.server.http.HttpServer;
+import dev.bigfleet.proxmox.server.serving.ServingState;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -24,8 +24,7 @@ class ServingStateTest {
     void readinessAndGrpcHealthFlipAtTheSameMoments() throws Exception {
         HealthStatusManager health = new HealthStatusManager();
         ServingState serving = new ServingState(health);
-        HttpServer server = new HttpServer(new ListenAddress("127.0.0.1", 0),
-                HttpResources.create(serving));
+        HttpServer server = new HttpServer(new ListenAddress("127.0.0.1", 0), HttpResources.create(serving));
         server.start();
         try {
             assertThat(readyz(server.port())).isEqualTo(503);
@@ -42,8 +41,12 @@ class ServingStateTest {
     }
 
     private static int readyz(int port) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode();
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     private static ServingStatus grpcHealth(HealthStatusManager health) {

@@ -28,8 +28,12 @@ public record BackendContext(
         Objects.requireNonNull(apiCalls, "apiCalls");
     }
 
-    public BackendContext(String providerLabel, List<String> nodes, InstanceTypeCatalog catalog,
-            List<Offering> offerings, BackendOptions options) {
+    public BackendContext(
+            String providerLabel,
+            List<String> nodes,
+            InstanceTypeCatalog catalog,
+            List<Offering> offerings,
+            BackendOptions options) {
         this(providerLabel, nodes, catalog, offerings, options, ApiCallRecorder.NONE);
     }
 }

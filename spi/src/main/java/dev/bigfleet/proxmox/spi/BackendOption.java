@@ -97,8 +97,8 @@ public final class BackendOption {
         private Builder(String name) {
             Objects.requireNonNull(name, "name");
             if (!NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("backend option name \"" + name
-                        + "\" must be lower case letters, digits, '-' and '.'");
+                throw new IllegalArgumentException(
+                        "backend option name \"" + name + "\" must be lower case letters, digits, '-' and '.'");
             }
             this.name = name;
         }

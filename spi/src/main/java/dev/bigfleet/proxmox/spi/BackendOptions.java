@@ -80,7 +80,9 @@ public final class BackendOptions {
         if (source != null) {
             return source;
         }
-        return option.flags().isEmpty() ? "--backend-opt " + option.name() : option.flags().get(0);
+        return option.flags().isEmpty()
+                ? "--backend-opt " + option.name()
+                : option.flags().get(0);
     }
 
     /**
@@ -108,8 +110,7 @@ public final class BackendOptions {
             case "0", "f", "F", "FALSE", "false", "False":
                 return false;
             default:
-                throw new IllegalArgumentException(where + ": invalid boolean \"" + v.get()
-                        + "\" (use true or false)");
+                throw new IllegalArgumentException(where + ": invalid boolean \"" + v.get() + "\" (use true or false)");
         }
     }
 
@@ -129,8 +130,8 @@ public final class BackendOptions {
      * @throws IllegalArgumentException when neither is set, or for a malformed value
      */
     public Duration duration(BackendOption option) {
-        String v = get(option).orElseThrow(() -> new IllegalArgumentException(where(option)
-                + ": a duration is required"));
+        String v =
+                get(option).orElseThrow(() -> new IllegalArgumentException(where(option) + ": a duration is required"));
         return parseDuration(where(option), v);
     }
 

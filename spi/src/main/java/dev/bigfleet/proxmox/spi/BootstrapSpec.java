@@ -31,7 +31,7 @@ public final class BootstrapSpec {
 
     @Override
     public String toString() {
-        return "BootstrapSpec[target=" + target + ", clusterId=" + clusterId + ", blob=<"
-                + bootstrapBlob.length + " bytes>]";
+        return "BootstrapSpec[target=" + target + ", clusterId=" + clusterId + ", blob=<" + bootstrapBlob.length
+                + " bytes>]";
     }
 }

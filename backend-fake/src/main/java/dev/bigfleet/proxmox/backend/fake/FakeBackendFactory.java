@@ -66,8 +66,12 @@ public final class FakeBackendFactory implements ProxmoxBackendFactory {
             return List.of();
         }
         Offering first = generated.get(0);
-        return List.of(new Offering(first.instanceType(), first.zone() + "-faults", CapacityType.ON_DEMAND,
-                FAULT_SLOTS, Map.of("cpu", "1", "memory", "2Gi"),
+        return List.of(new Offering(
+                first.instanceType(),
+                first.zone() + "-faults",
+                CapacityType.ON_DEMAND,
+                FAULT_SLOTS,
+                Map.of("cpu", "1", "memory", "2Gi"),
                 Map.of(FaultInjector.CREATE_FAULT_LABEL, FaultInjector.CREATE_FAULT_VALUE)));
     }
 
@@ -81,8 +85,12 @@ public final class FakeBackendFactory implements ProxmoxBackendFactory {
         }
         SimulatedCluster cluster = new SimulatedCluster(nodes);
         // loud on purpose: a production deployment that lands here silently would lose every Create
-        log.warn("the IN-MEMORY fake Proxmox backend is in use: no real VMs will be created"
-                + " (provider={}, nodes={}, {})", context.providerLabel(), String.join(",", nodes), settings);
+        log.warn(
+                "the IN-MEMORY fake Proxmox backend is in use: no real VMs will be created"
+                        + " (provider={}, nodes={}, {})",
+                context.providerLabel(),
+                String.join(",", nodes),
+                settings);
         return new MeteredFakeBackend(new FakeProxmoxBackend(settings, cluster), context.apiCalls());
     }
 }

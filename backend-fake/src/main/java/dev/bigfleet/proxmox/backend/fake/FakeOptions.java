@@ -11,12 +11,14 @@ final class FakeOptions {
             .flag("--use-fake-backend")
             .build();
     static final BackendOption LATENCY = BackendOption.named("latency")
-            .description("Duration of each simulated step: clone, start, guest-agent boot, file write, exec (0s = instant).")
+            .description(
+                    "Duration of each simulated step: clone, start, guest-agent boot, file write, exec (0s = instant).")
             .defaultValue("200ms")
             .flag("--fake-latency")
             .build();
     static final BackendOption FAULTS = BackendOption.named("faults")
-            .description("Honour the conformance fault selectors (cluster ids fault-*, the create-fault offering label).")
+            .description(
+                    "Honour the conformance fault selectors (cluster ids fault-*, the create-fault offering label).")
             .asSwitch()
             .flag("--fake-faults")
             .build();

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
 public final class FakeProxmoxBackend implements ProxmoxBackend {
     private static final Logger log = LoggerFactory.getLogger(FakeProxmoxBackend.class);
 
-    static final String BOOTSTRAP_FAULT_STDERR = "bootstrap hook failed: injected fault (cluster "
-            + Fault.ERROR.clusterId() + ")";
+    static final String BOOTSTRAP_FAULT_STDERR =
+            "bootstrap hook failed: injected fault (cluster " + Fault.ERROR.clusterId() + ")";
     static final String DRAIN_FAULT_STDERR = "error: cannot evict pod as it would violate the pod's disruption"
             + " budget (injected fault, cluster " + Fault.DRAIN_ERROR.clusterId() + ")";
 
@@ -65,8 +65,9 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
             vm = owned.get();
             log.debug("fake: adopting VM {} for machine {}", vm.hostRef(), spec.machineId());
         } else {
-            delay.step(what + ": clone template " + spec.instanceType().templateVmid() + " -> node "
-                    + spec.zone(), context);
+            delay.step(
+                    what + ": clone template " + spec.instanceType().templateVmid() + " -> node " + spec.zone(),
+                    context);
             vm = prefixed(what, () -> cluster.cloneFor(spec.machineId(), spec.zone(), spec.instanceType()));
             log.debug("fake: cloned VM {} for machine {}", vm.hostRef(), spec.machineId());
         }
@@ -99,9 +100,8 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
             throw delay.hang(exec + ": guest command did not exit", context);
         }
         delay.step(exec, context);
-        GuestExecResult result = fault == Fault.ERROR
-                ? new GuestExecResult(1, BOOTSTRAP_FAULT_STDERR)
-                : GuestExecResult.SUCCESS;
+        GuestExecResult result =
+                fault == Fault.ERROR ? new GuestExecResult(1, BOOTSTRAP_FAULT_STDERR) : GuestExecResult.SUCCESS;
         if (!result.succeeded()) {
             throw new BackendException(exec + ": " + result.failureText());
         }
@@ -115,8 +115,7 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
         return Optional.of(this::awaitNodeReady);
     }
 
-    void awaitNodeReady(VmTarget target, String clusterId, OperationContext context)
-            throws BackendException {
+    void awaitNodeReady(VmTarget target, String clusterId, OperationContext context) throws BackendException {
         String what = "readiness";
         SimulatedVm vm = requireRunning(what, resolve(what, target));
         String wait = what + ": wait for node of VM " + vm.hostRef() + " to be Ready in cluster " + clusterId;
@@ -126,8 +125,8 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
         delay.step(wait, context);
         SimulatedVm now = resolve(what, target);
         if (!now.clusterId().equals(Optional.of(clusterId))) {
-            throw new BackendException(what + ": VM " + now.hostRef() + " has not joined cluster \"" + clusterId
-                    + "\"" + now.clusterId().map(c -> " (it is in \"" + c + "\")").orElse(""));
+            throw new BackendException(what + ": VM " + now.hostRef() + " has not joined cluster \"" + clusterId + "\""
+                    + now.clusterId().map(c -> " (it is in \"" + c + "\")").orElse(""));
         }
     }
 

@@ -37,7 +37,8 @@ public record FakeSettings(Duration latency, boolean faults) {
 
     @Override
     public String toString() {
-        return "latency=" + (latency.isZero() ? "0s" : latency.toString().substring(2).toLowerCase(Locale.ROOT))
-                + ", faults=" + (faults ? "on" : "off");
+        return "latency="
+                + (latency.isZero() ? "0s" : latency.toString().substring(2).toLowerCase(Locale.ROOT)) + ", faults="
+                + (faults ? "on" : "off");
     }
 }

@@ -7,6 +7,7 @@ import java.util.Optional;
 final class FaultInjector {
     /** Offering label that, in fault mode, makes every Create of the offering's slots fail. */
     static final String CREATE_FAULT_LABEL = "conformance.fault/create";
+
     static final String CREATE_FAULT_VALUE = "error";
 
     private final boolean enabled;

@@ -76,10 +76,11 @@ public final class MeteredFakeBackend implements ProxmoxBackend {
 
     @Override
     public Optional<ReadinessGate> readiness() {
-        return fake.readiness().map(gate -> (target, clusterId, context) -> timed("AwaitNodeReady", () -> {
-            gate.awaitNodeReady(target, clusterId, context);
-            return null;
-        }));
+        return fake.readiness()
+                .map(gate -> (target, clusterId, context) -> timed("AwaitNodeReady", () -> {
+                    gate.awaitNodeReady(target, clusterId, context);
+                    return null;
+                }));
     }
 
     @Override

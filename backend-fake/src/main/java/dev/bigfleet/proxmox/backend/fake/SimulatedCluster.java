@@ -90,12 +90,19 @@ public final class SimulatedCluster {
             return vms.get(owned);
         }
         if (!nodeNames.contains(node)) {
-            throw new BackendException("node \"" + node + "\" is not part of the cluster (nodes: "
-                    + String.join(", ", nodeNames) + ")");
+            throw new BackendException(
+                    "node \"" + node + "\" is not part of the cluster (nodes: " + String.join(", ", nodeNames) + ")");
         }
         long vmid = nextVmid++;
-        SimulatedVm vm = new SimulatedVm(vmid, node, machineId, type.name(), type.vcpu(), type.memoryMib(),
-                PowerState.STOPPED, Optional.empty());
+        SimulatedVm vm = new SimulatedVm(
+                vmid,
+                node,
+                machineId,
+                type.name(),
+                type.vcpu(),
+                type.memoryMib(),
+                PowerState.STOPPED,
+                Optional.empty());
         put(vm);
         vmidByMachine.put(machineId, vmid);
         return vm;

@@ -54,8 +54,8 @@ final class SimulatedDelay {
             sleepInterruptibly(SLICE_NANOS, what, context);
         }
         checkCancelled(what, context);
-        return new BackendException(what + ": still running " + HANG_BACKSTOP.toSeconds()
-                + "s after the deadline, giving up");
+        return new BackendException(
+                what + ": still running " + HANG_BACKSTOP.toSeconds() + "s after the deadline, giving up");
     }
 
     /**
@@ -67,7 +67,8 @@ final class SimulatedDelay {
         Instant until = saturatedPlus(context.deadline(), SLOW_OK_OVERRUN);
         boolean interrupted = Thread.interrupted();
         try {
-            for (Duration left = Duration.between(Instant.now(), until); left.compareTo(Duration.ZERO) > 0;
+            for (Duration left = Duration.between(Instant.now(), until);
+                    left.compareTo(Duration.ZERO) > 0;
                     left = Duration.between(Instant.now(), until)) {
                 try {
                     // capped before converting, since a far-off deadline would overflow toMillis
@@ -92,8 +93,7 @@ final class SimulatedDelay {
         }
     }
 
-    private static void sleepInterruptibly(long nanos, String what, OperationContext context)
-            throws BackendException {
+    private static void sleepInterruptibly(long nanos, String what, OperationContext context) throws BackendException {
         try {
             Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
         } catch (InterruptedException e) {

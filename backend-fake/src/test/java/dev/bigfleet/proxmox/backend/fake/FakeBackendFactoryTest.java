@@ -44,16 +44,21 @@ class FakeBackendFactoryTest {
     @Test
     void badValuesNameTheirOption() {
         assertThatThrownBy(() -> FakeSettings.from(BackendOptions.of(Map.of("latency", "soon"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--fake-latency:");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--fake-latency:");
         assertThatThrownBy(() -> FakeSettings.from(BackendOptions.of(Map.of("latency", "-1s"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--fake-latency:");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--fake-latency:");
         assertThatThrownBy(() -> FakeSettings.from(BackendOptions.of(Map.of("faults", "yes"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--fake-faults:");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--fake-faults:");
     }
 
     @Test
     void theClusterHasTheConfiguredNodesAndEveryOfferingZone() throws Exception {
-        BackendContext context = new BackendContext("proxmox", List.of("pve1", "pve2"),
+        BackendContext context = new BackendContext(
+                "proxmox",
+                List.of("pve1", "pve2"),
                 InstanceTypeCatalog.builtIn(9000),
                 List.of(offering("pve2"), offering("pve3")),
                 BackendOptions.of(Map.of("latency", "0s")));

@@ -24,9 +24,13 @@ final class FakeFixture implements BackendFixture {
 
     @Override
     public ProxmoxBackend createBackend(ApiCallRecorder apiCalls) {
-        BackendContext context = new BackendContext("proxmox", List.of(Fixtures.NODE, "pve2"),
-                InstanceTypeCatalog.builtIn(9000), List.of(),
-                BackendOptions.of(Map.of("latency", GoDuration.format(latency), "faults", "true")), apiCalls);
+        BackendContext context = new BackendContext(
+                "proxmox",
+                List.of(Fixtures.NODE, "pve2"),
+                InstanceTypeCatalog.builtIn(9000),
+                List.of(),
+                BackendOptions.of(Map.of("latency", GoDuration.format(latency), "faults", "true")),
+                apiCalls);
         MeteredFakeBackend backend = (MeteredFakeBackend) new FakeBackendFactory().create(context);
         cluster = backend.fake().cluster();
         return backend;

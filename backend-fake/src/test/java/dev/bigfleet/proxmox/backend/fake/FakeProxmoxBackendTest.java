@@ -51,9 +51,10 @@ class FakeProxmoxBackendTest {
         assertThat(vm.machineId()).isEqualTo("m-1");
         assertThat(vm.running()).isTrue();
         assertThat(vm.clusterId()).isEmpty();
-        assertThat(backend.describeManaged()).containsExactly(
-                new ManagedVm(Optional.of("m-1"), NODE, 101, true),
-                new ManagedVm(Optional.of("m-2"), NODE, 102, true));
+        assertThat(backend.describeManaged())
+                .containsExactly(
+                        new ManagedVm(Optional.of("m-1"), NODE, 101, true),
+                        new ManagedVm(Optional.of("m-2"), NODE, 102, true));
     }
 
     @Test
@@ -135,8 +136,7 @@ class FakeProxmoxBackendTest {
                 .hasMessage("drain: VM pve1/101 is stopped");
         assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", ghost, "c"), forMachine("m-1")))
                 .hasMessage("configure: VM pve1/4242 does not exist");
-        assertThatThrownBy(() -> backend.drain(new DrainSpec(target("m-1", ghost), "c", 0),
-                forMachine("m-1")))
+        assertThatThrownBy(() -> backend.drain(new DrainSpec(target("m-1", ghost), "c", 0), forMachine("m-1")))
                 .hasMessage("drain: VM pve1/4242 does not exist");
         assertThatThrownBy(() -> backend.ensureRunning(target("m-1", ghost), forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
@@ -196,9 +196,10 @@ class FakeProxmoxBackendTest {
         Fixtures.create(backend, "m-2");
         backend.cluster().stop(a.vmid());
 
-        assertThat(backend.nodes()).containsExactly(
-                new NodeStatus(NODE, true, 512 * GIB, 4 * GIB, 128),
-                new NodeStatus("pve2", true, 512 * GIB, 0, 128));
+        assertThat(backend.nodes())
+                .containsExactly(
+                        new NodeStatus(NODE, true, 512 * GIB, 4 * GIB, 128),
+                        new NodeStatus("pve2", true, 512 * GIB, 0, 128));
     }
 
     @Test
@@ -234,7 +235,8 @@ class FakeProxmoxBackendTest {
         ctx.cancel();
 
         assertThat(call.await(Duration.ofSeconds(5))).isTrue();
-        assertThat(call.failure()).isInstanceOf(BackendException.class)
+        assertThat(call.failure())
+                .isInstanceOf(BackendException.class)
                 .hasMessageContaining("clone VM pve.small: clone template 9000 -> node pve1: cancelled");
         assertThat(backend.describeManaged()).as("the clone never finished").isEmpty();
     }
@@ -265,7 +267,8 @@ class FakeProxmoxBackendTest {
         ctx.cancel();
         assertThat(call.await(Duration.ofSeconds(5))).isTrue();
         assertThat(call.failure()).hasMessageContaining("start clone pve1/101").hasMessageContaining("cancelled");
-        assertThat(backend.cluster().vm(101)).hasValueSatisfying(vm -> assertThat(vm.running()).isFalse());
+        assertThat(backend.cluster().vm(101))
+                .hasValueSatisfying(vm -> assertThat(vm.running()).isFalse());
 
         CreatedVm adopted = Fixtures.create(backend, "m-1");
 
@@ -274,7 +277,10 @@ class FakeProxmoxBackendTest {
     }
 
     private static long usedMemory(FakeProxmoxBackend backend, String node) {
-        return backend.nodes().stream().filter(n -> n.name().equals(node)).findFirst().orElseThrow()
+        return backend.nodes().stream()
+                .filter(n -> n.name().equals(node))
+                .findFirst()
+                .orElseThrow()
                 .usedMemoryBytes();
     }
 

@@ -81,8 +81,7 @@ class FaultModeTest {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
 
-        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"),
-                forMachine("m-1")))
+        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"), forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
                 .hasMessage("run bootstrap on guest pve1/101: guest command exited 1: bootstrap hook failed:"
                         + " injected fault (cluster fault-error)");
@@ -95,13 +94,14 @@ class FaultModeTest {
         CreatedVm vm = Fixtures.create(backend, "m-1");
         TestOperationContext ctx = forMachine("m-1");
 
-        BackgroundCall call = BackgroundCall.start(
-                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), ctx));
+        BackgroundCall call =
+                BackgroundCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), ctx));
         assertThat(call.await(Duration.ofMillis(200))).as("still hanging").isFalse();
         ctx.cancel();
 
         assertThat(call.await(Duration.ofSeconds(5))).isTrue();
-        assertThat(call.failure()).isInstanceOf(BackendException.class)
+        assertThat(call.failure())
+                .isInstanceOf(BackendException.class)
                 .hasMessageStartingWith("run bootstrap on guest pve1/101: guest command did not exit: cancelled");
         assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().clusterId()).isEmpty();
     }
@@ -111,8 +111,8 @@ class FaultModeTest {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
 
-        BackgroundCall call = BackgroundCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"),
-                forMachine("m-1")));
+        BackgroundCall call = BackgroundCall.start(
+                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), forMachine("m-1")));
         assertThat(call.await(Duration.ofMillis(100))).isFalse();
         call.interrupt();
 
@@ -127,8 +127,8 @@ class FaultModeTest {
         CreatedVm vm = Fixtures.create(backend, "m-1");
         TestOperationContext ctx = TestOperationContext.withDeadline("m-1", Duration.ofMillis(100));
 
-        BackgroundCall call = BackgroundCall.start(
-                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-slow-ok"), ctx));
+        BackgroundCall call =
+                BackgroundCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-slow-ok"), ctx));
         // what the engine does at the deadline: cancel and interrupt, and a second time for good measure
         Thread.sleep(120);
         ctx.cancel();
@@ -152,8 +152,7 @@ class FaultModeTest {
         backend.applyBootstrap(bootstrap("m-1", vm, "fault-drain-error"), forMachine("m-1"));
         backend.awaitNodeReady(target, "fault-drain-error", forMachine("m-1"));
 
-        assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "fault-drain-error", 0),
-                forMachine("m-1")))
+        assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "fault-drain-error", 0), forMachine("m-1")))
                 .isInstanceOf(BackendException.class)
                 .hasMessageStartingWith("run drain on guest pve1/101: guest command exited 1: error: cannot evict pod");
         assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().clusterId()).contains("fault-drain-error");
@@ -166,13 +165,14 @@ class FaultModeTest {
         backend.applyBootstrap(bootstrap("m-1", vm, "fault-readiness-block"), forMachine("m-1"));
         TestOperationContext ctx = forMachine("m-1");
 
-        BackgroundCall call = BackgroundCall.start(
-                () -> backend.awaitNodeReady(target("m-1", vm), "fault-readiness-block", ctx));
+        BackgroundCall call =
+                BackgroundCall.start(() -> backend.awaitNodeReady(target("m-1", vm), "fault-readiness-block", ctx));
         assertThat(call.await(Duration.ofMillis(200))).as("still waiting").isFalse();
         ctx.cancel();
 
         assertThat(call.await(Duration.ofSeconds(5))).isTrue();
-        assertThat(call.failure()).isInstanceOf(BackendException.class)
+        assertThat(call.failure())
+                .isInstanceOf(BackendException.class)
                 .hasMessageStartingWith("readiness: wait for node of VM pve1/101 to be Ready")
                 .hasMessageContaining("cancelled");
     }
@@ -185,20 +185,17 @@ class FaultModeTest {
         backend.cluster().stop(stopped.vmid());
         List<Throwable> failures = new ArrayList<>();
 
-        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"),
-                forMachine("m-1"))));
-        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-2", stopped, "c"),
-                forMachine("m-2"))));
-        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-x", vm, "c"),
-                forMachine("m-x"))));
-        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", new CreatedVm(NODE, 999), "c"),
-                forMachine("m-1"))));
+        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"), forMachine("m-1"))));
+        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-2", stopped, "c"), forMachine("m-2"))));
+        failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-x", vm, "c"), forMachine("m-x"))));
+        failures.add(failureOf(
+                () -> backend.applyBootstrap(bootstrap("m-1", new CreatedVm(NODE, 999), "c"), forMachine("m-1"))));
         TestOperationContext cancelled = forMachine("m-1");
         cancelled.cancel();
         failures.add(failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "c"), cancelled)));
         TestOperationContext hung = forMachine("m-1");
-        BackgroundCall call = BackgroundCall.start(
-                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), hung));
+        BackgroundCall call =
+                BackgroundCall.start(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-timeout"), hung));
         Thread.sleep(30);
         hung.cancel();
         assertThat(call.await(Duration.ofSeconds(5))).isTrue();
@@ -207,7 +204,9 @@ class FaultModeTest {
         assertThat(failures).hasSize(6).allSatisfy(failure -> {
             assertThat(failure).isInstanceOf(BackendException.class);
             for (Throwable t = failure; t != null; t = t.getCause()) {
-                assertThat(String.valueOf(t.getMessage())).doesNotContain(SECRET).doesNotContain("kubeadm");
+                assertThat(String.valueOf(t.getMessage()))
+                        .doesNotContain(SECRET)
+                        .doesNotContain("kubeadm");
                 assertThat(t.toString()).doesNotContain(SECRET);
             }
         });

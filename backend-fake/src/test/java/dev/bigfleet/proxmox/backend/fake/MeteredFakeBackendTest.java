@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 class MeteredFakeBackendTest {
     private final List<String> recorded = new CopyOnWriteArrayList<>();
-    private final MeteredFakeBackend backend = new MeteredFakeBackend(backend(Duration.ZERO, true),
+    private final MeteredFakeBackend backend = new MeteredFakeBackend(
+            backend(Duration.ZERO, true),
             (op, success, duration) -> recorded.add(op + "=" + (success ? "ok" : "error")));
 
     @Test
@@ -33,8 +34,8 @@ class MeteredFakeBackendTest {
     @Test
     void aFailedCallIsReportedAsAnError() throws Exception {
         CreatedVm vm = backend.cloneAndStart(cloneSpec("m-2"), forMachine("m"));
-        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-2", vm, Fault.ERROR.clusterId()),
-                forMachine("m"))).isInstanceOf(BackendException.class);
+        assertThatThrownBy(() -> backend.applyBootstrap(bootstrap("m-2", vm, Fault.ERROR.clusterId()), forMachine("m")))
+                .isInstanceOf(BackendException.class);
 
         assertThat(recorded).containsExactly("CloneVM=ok", "Configure=error");
     }

@@ -33,7 +33,8 @@ final class AgentWaiter {
                 return Optional.of(true);
             } catch (PveApiException e) {
                 if (fatal(e)) {
-                    throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": " + e.getMessage(), e);
+                    throw new BackendException(
+                            "wait for guest agent on VM " + node + "/" + vmid + ": " + e.getMessage(), e);
                 }
                 last[0] = e.getMessage();
                 return Optional.empty();
@@ -47,7 +48,11 @@ final class AgentWaiter {
     }
 
     static boolean fatal(PveApiException e) {
-        return e.mentions("no qemu guest agent configured") || e.vmMissing() || e.isStatus(401) || e.isStatus(403)
-                || e.kind() == PveApiException.Kind.TLS || e.kind() == PveApiException.Kind.INTERRUPTED;
+        return e.mentions("no qemu guest agent configured")
+                || e.vmMissing()
+                || e.isStatus(401)
+                || e.isStatus(403)
+                || e.kind() == PveApiException.Kind.TLS
+                || e.kind() == PveApiException.Kind.INTERRUPTED;
     }
 }

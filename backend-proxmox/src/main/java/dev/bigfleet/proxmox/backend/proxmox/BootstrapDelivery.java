@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 final class BootstrapDelivery {
     /** Raw bytes per file-write: base64 of 46080 bytes is exactly the agent's 61440-character limit. */
     static final int CHUNK_BYTES = 46080;
+
     private static final Duration HELPER_LIMIT = Duration.ofSeconds(60);
     private static final Logger log = LoggerFactory.getLogger(BootstrapDelivery.class);
 
@@ -59,21 +60,27 @@ final class BootstrapDelivery {
                     continue;
                 }
                 try {
-                    api.agentFileWrite(vm.node(), vm.vmid(), files.get(i), Base64.getEncoder().encodeToString(chunks.get(i)));
+                    api.agentFileWrite(
+                            vm.node(),
+                            vm.vmid(),
+                            files.get(i),
+                            Base64.getEncoder().encodeToString(chunks.get(i)));
                 } catch (PveApiException e) {
-                    throw new BackendException(what + ": write " + files.get(i) + " (" + (i + 1) + "/" + chunks.size()
-                            + "): " + scrub.scrub(e.getMessage()), e);
+                    throw new BackendException(
+                            what + ": write " + files.get(i) + " (" + (i + 1) + "/" + chunks.size() + "): "
+                                    + scrub.scrub(e.getMessage()),
+                            e);
                 }
             }
             if (!parts.isEmpty()) {
                 helper(vm, GuestScripts.assemble(path, parts), what + ": assemble " + path, scrub, context);
             }
             String hook = String.join(" ", hookArgv);
-            ExecStatus status = exec.run(vm.node(), vm.vmid(), hookArgv, context.remaining(), what + ": run " + hook,
-                    context);
+            ExecStatus status =
+                    exec.run(vm.node(), vm.vmid(), hookArgv, context.remaining(), what + ": run " + hook, context);
             if (!status.succeeded()) {
-                throw new BackendException("bootstrap hook \"" + hook + "\" on VM " + vm.ref() + " "
-                        + GuestExec.failure(status, scrub));
+                throw new BackendException(
+                        "bootstrap hook \"" + hook + "\" on VM " + vm.ref() + " " + GuestExec.failure(status, scrub));
             }
         } finally {
             removeQuietly(vm, created, scrub, context);
@@ -91,15 +98,26 @@ final class BootstrapDelivery {
     /** The blob must not stay in the guest; a failure to delete it is logged, not fatal. */
     private void removeQuietly(OwnedVm vm, List<String> files, Redactor scrub, OperationContext context) {
         try {
-            ExecStatus status = exec.run(vm.node(), vm.vmid(), GuestScripts.remove(files), HELPER_LIMIT,
-                    "delete bootstrap file on VM " + vm.ref(), context);
+            ExecStatus status = exec.run(
+                    vm.node(),
+                    vm.vmid(),
+                    GuestScripts.remove(files),
+                    HELPER_LIMIT,
+                    "delete bootstrap file on VM " + vm.ref(),
+                    context);
             if (!status.succeeded()) {
-                log.warn("could not delete the bootstrap file {} on VM {}: {}", path, vm.ref(),
+                log.warn(
+                        "could not delete the bootstrap file {} on VM {}: {}",
+                        path,
+                        vm.ref(),
                         GuestExec.failure(status, scrub));
             }
         } catch (BackendException | RuntimeException e) {
-            log.warn("could not delete the bootstrap file {} on VM {}: {}", path, vm.ref(), scrub.scrub(String.valueOf(
-                    e.getMessage())));
+            log.warn(
+                    "could not delete the bootstrap file {} on VM {}: {}",
+                    path,
+                    vm.ref(),
+                    scrub.scrub(String.valueOf(e.getMessage())));
         }
     }
 

@@ -32,14 +32,17 @@ final class CapacityGate {
      * @param listed one {@code GET /cluster/resources} answer (nodes and VMs)
      * @throws BackendException naming the node and the numbers when the clone does not fit
      */
-    synchronized void admit(String machineId, String node, String instanceType, long memoryMib,
-            List<ClusterResource> listed) throws BackendException {
+    synchronized void admit(
+            String machineId, String node, String instanceType, long memoryMib, List<ClusterResource> listed)
+            throws BackendException {
         Instant now = Instant.now();
         reservations.values().removeIf(r -> r.at().plus(HOLD).isBefore(now));
         reservations.remove(machineId);
-        Optional<ClusterResource> entry = listed.stream().filter(r -> r.isNode() && r.node().equals(node)).findFirst();
+        Optional<ClusterResource> entry =
+                listed.stream().filter(r -> r.isNode() && r.node().equals(node)).findFirst();
         if (entry.isEmpty()) {
-            throw new BackendException("node " + node + " is not a node of this cluster (or not visible to the API token)");
+            throw new BackendException(
+                    "node " + node + " is not a node of this cluster (or not visible to the API token)");
         }
         if (entry.get().status().equals("offline")) {
             throw new BackendException("node " + node + " is offline");

@@ -22,8 +22,8 @@ final class Drainer {
     void drain(OwnedVm vm, long gracePeriodSeconds, Redactor redactor, OperationContext context)
             throws BackendException {
         Duration limit = Duration.ofSeconds(Math.max(1, gracePeriodSeconds)).plus(MARGIN);
-        ExecStatus status = exec.run(vm.node(), vm.vmid(), GuestScripts.drain(gracePeriodSeconds), limit,
-                "drain VM " + vm.ref(), context);
+        ExecStatus status = exec.run(
+                vm.node(), vm.vmid(), GuestScripts.drain(gracePeriodSeconds), limit, "drain VM " + vm.ref(), context);
         if (!status.succeeded()) {
             throw new BackendException("kubectl drain on VM " + vm.ref() + " " + GuestExec.failure(status, redactor));
         }

@@ -49,8 +49,10 @@ final class GuestExec {
                     return Optional.empty();
                 }
                 if (answerLost[0] && e.mentions("invalid parameter")) {
-                    throw new BackendException(what + ": the exit status was lost (the answer carrying it did not"
-                            + " arrive and the guest agent has forgotten pid " + pid + ")", e);
+                    throw new BackendException(
+                            what + ": the exit status was lost (the answer carrying it did not"
+                                    + " arrive and the guest agent has forgotten pid " + pid + ")",
+                            e);
                 }
                 throw new BackendException(what + ": agent exec-status: " + e.getMessage(), e);
             }

@@ -18,16 +18,18 @@ final class GuestScripts {
      * never readable by anyone but root.
      */
     static List<String> prepare(List<String> files) {
-        String script = "umask 077 && " + files.stream()
-                .map(f -> "rm -f " + quote(f) + " && : > " + quote(f))
-                .collect(Collectors.joining(" && "));
+        String script = "umask 077 && "
+                + files.stream()
+                        .map(f -> "rm -f " + quote(f) + " && : > " + quote(f))
+                        .collect(Collectors.joining(" && "));
         return List.of("/bin/sh", "-c", script);
     }
 
     /** Concatenates the parts into {@code path} (created 0600) and removes the parts. */
     static List<String> assemble(String path, List<String> parts) {
         String list = parts.stream().map(GuestScripts::quote).collect(Collectors.joining(" "));
-        String script = "umask 077 && rm -f " + quote(path) + " && cat " + list + " > " + quote(path) + " && rm -f " + list;
+        String script =
+                "umask 077 && rm -f " + quote(path) + " && cat " + list + " > " + quote(path) + " && rm -f " + list;
         return List.of("/bin/sh", "-c", script);
     }
 
@@ -43,8 +45,11 @@ final class GuestScripts {
      */
     static List<String> drain(long gracePeriodSeconds) {
         long timeout = Math.max(1, gracePeriodSeconds);
-        return List.of("/bin/sh", "-c", "kubectl drain \"$(hostname)\" --ignore-daemonsets --delete-emptydir-data"
-                + " --timeout=" + timeout + "s");
+        return List.of(
+                "/bin/sh",
+                "-c",
+                "kubectl drain \"$(hostname)\" --ignore-daemonsets --delete-emptydir-data" + " --timeout=" + timeout
+                        + "s");
     }
 
     /** The hook: {@code --bootstrap-exec} parts, then the blob's path. */

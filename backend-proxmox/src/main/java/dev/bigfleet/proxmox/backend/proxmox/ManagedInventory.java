@@ -103,8 +103,11 @@ final class ManagedInventory {
             return Optional.of(identity);
         }
         known.put(r.vmid(), identity);
-        log.debug("identified VM {}/{}: {}", r.node(), r.vmid(), identity.description().map(VmDescription::machineId)
-                .orElse("no BigFleet description"));
+        log.debug(
+                "identified VM {}/{}: {}",
+                r.node(),
+                r.vmid(),
+                identity.description().map(VmDescription::machineId).orElse("no BigFleet description"));
         return Optional.of(identity);
     }
 
@@ -119,7 +122,8 @@ final class ManagedInventory {
 
     /** The machine this process last knew on that VMID, without any call. */
     Optional<String> knownMachine(long vmid) {
-        return Optional.ofNullable(known.get(vmid)).flatMap(VmIdentity::description)
+        return Optional.ofNullable(known.get(vmid))
+                .flatMap(VmIdentity::description)
                 .filter(d -> d.provider().equals(markers.providerLabel()))
                 .map(VmDescription::machineId);
     }

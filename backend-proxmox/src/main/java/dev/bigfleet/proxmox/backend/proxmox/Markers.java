@@ -67,7 +67,8 @@ final class Markers {
         if (r.tags().contains(providerTag)) {
             return true;
         }
-        return r.name().map(n -> n.startsWith(NAME_PREFIX)).orElse(false) && !r.tags().anyStartsWith(PROVIDER_TAG_PREFIX);
+        return r.name().map(n -> n.startsWith(NAME_PREFIX)).orElse(false)
+                && !r.tags().anyStartsWith(PROVIDER_TAG_PREFIX);
     }
 
     /** Proxmox tag characters: lower case letters, digits, {@code _ + . -}; anything else becomes {@code -}. */

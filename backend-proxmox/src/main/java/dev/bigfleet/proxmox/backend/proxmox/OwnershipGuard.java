@@ -42,8 +42,9 @@ final class OwnershipGuard {
 
     /** Like {@link #find}, but a missing VM is a failure naming the host. */
     OwnedVm require(String what, VmTarget target) throws BackendException {
-        return find(what, target).orElseThrow(() -> new BackendException(what + ": VM " + target.hostRef()
-                + " of machine " + target.machineId() + " no longer exists (destroyed outside the provider?)"));
+        return find(what, target)
+                .orElseThrow(() -> new BackendException(what + ": VM " + target.hostRef() + " of machine "
+                        + target.machineId() + " no longer exists (destroyed outside the provider?)"));
     }
 
     /** Reads the description of the listed VM and checks it names this provider and machine. */
@@ -66,8 +67,8 @@ final class OwnershipGuard {
         if (d.isEmpty() || !d.get().belongsTo(markers.providerLabel(), target.machineId())) {
             String found = d.map(x -> "provider \"" + x.provider() + "\", machine \"" + x.machineId() + "\"")
                     .orElse("no BigFleet description");
-            throw new BackendException(what + ": VM " + ref + " is not machine " + target.machineId() + "'s (it carries "
-                    + found + "); the VMID was probably reused, so it was left untouched");
+            throw new BackendException(what + ": VM " + ref + " is not machine " + target.machineId()
+                    + "'s (it carries " + found + "); the VMID was probably reused, so it was left untouched");
         }
         return Optional.of(new OwnedVm(target.machineId(), r.node(), r.vmid(), r));
     }

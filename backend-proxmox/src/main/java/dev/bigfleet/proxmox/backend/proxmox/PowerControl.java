@@ -29,8 +29,10 @@ final class PowerControl {
             return;
         } catch (PveApiException e) {
             if (e.mentions("no qemu guest agent configured")) {
-                throw new BackendException("VM " + ref + " has the guest agent disabled in its config (agent: 0 or"
-                        + " unset); the provider needs it", e);
+                throw new BackendException(
+                        "VM " + ref + " has the guest agent disabled in its config (agent: 0 or"
+                                + " unset); the provider needs it",
+                        e);
             }
             if (AgentWaiter.fatal(e)) {
                 throw new BackendException("ping guest agent of VM " + ref + ": " + e.getMessage(), e);

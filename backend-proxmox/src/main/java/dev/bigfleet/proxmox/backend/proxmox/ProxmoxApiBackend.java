@@ -40,8 +40,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        this.api = new PveClient(new PveTransport(settings.apiRoot(), settings.token(), settings.trust(), json, recorder,
-                settings.transport()));
+        this.api = new PveClient(new PveTransport(
+                settings.apiRoot(), settings.token(), settings.trust(), json, recorder, settings.transport()));
         Markers markers = new Markers(providerLabel);
         this.redactor = Redactor.of(settings.token().secret().expose());
         this.inventory = new ManagedInventory(api, markers, settings.pool());
@@ -50,8 +50,18 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         AgentWaiter agent = new AgentWaiter(api, settings.agentTimeout());
         this.power = new PowerControl(api, tasks, agent);
         this.capacity = new CapacityGate(settings.memoryOvercommit());
-        this.creator = new VmCreator(api, markers, inventory, capacity, new VmidAllocator(api, settings.vmidRange()),
-                new CloneSlots(settings.maxClonesPerNode()), new CloneJournal(), tasks, power, agent, settings.pool(),
+        this.creator = new VmCreator(
+                api,
+                markers,
+                inventory,
+                capacity,
+                new VmidAllocator(api, settings.vmidRange()),
+                new CloneSlots(settings.maxClonesPerNode()),
+                new CloneJournal(),
+                tasks,
+                power,
+                agent,
+                settings.pool(),
                 settings.cloneStorage());
         GuestExec exec = new GuestExec(api);
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
@@ -146,7 +156,9 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             String clean = redactor.scrub(String.valueOf(e.getMessage()));
             String message = clean.startsWith(what + ":") ? clean : what + ": " + clean;
             // the cause may quote the same text; keep it only when nothing had to be removed
-            throw clean.equals(e.getMessage()) ? new BackendException(message, e.getCause()) : new BackendException(message);
+            throw clean.equals(e.getMessage())
+                    ? new BackendException(message, e.getCause())
+                    : new BackendException(message);
         } catch (PveApiException e) {
             throw new BackendException(what + ": " + redactor.scrub(String.valueOf(e.getMessage())));
         }

@@ -68,9 +68,21 @@ final class ProxmoxOptions {
             .flag("--agent-timeout")
             .build();
 
-    static final List<BackendOption> ALL = List.of(API_URL, TOKEN_ID, TOKEN_SECRET, TOKEN_FILE, CA_FILE,
-            TLS_FINGERPRINT, POOL, BOOTSTRAP_PATH, BOOTSTRAP_EXEC, MAX_CLONES_PER_NODE, MEMORY_OVERCOMMIT,
-            VMID_RANGE, CLONE_STORAGE, AGENT_TIMEOUT);
+    static final List<BackendOption> ALL = List.of(
+            API_URL,
+            TOKEN_ID,
+            TOKEN_SECRET,
+            TOKEN_FILE,
+            CA_FILE,
+            TLS_FINGERPRINT,
+            POOL,
+            BOOTSTRAP_PATH,
+            BOOTSTRAP_EXEC,
+            MAX_CLONES_PER_NODE,
+            MEMORY_OVERCOMMIT,
+            VMID_RANGE,
+            CLONE_STORAGE,
+            AGENT_TIMEOUT);
 
     private ProxmoxOptions() {}
 }

@@ -27,9 +27,19 @@ import java.util.Optional;
  * IllegalArgumentException} with one line that names the flag (the server turns it into a
  * startup error). The token secret is never part of a message.
  */
-record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<String> pool, String bootstrapPath,
-        List<String> bootstrapExec, int maxClonesPerNode, double memoryOvercommit, Optional<VmidRange> vmidRange,
-        Optional<String> cloneStorage, Duration agentTimeout, TransportPolicy transport) {
+record ProxmoxSettings(
+        URI apiRoot,
+        ApiToken token,
+        ApiTrust trust,
+        Optional<String> pool,
+        String bootstrapPath,
+        List<String> bootstrapExec,
+        int maxClonesPerNode,
+        double memoryOvercommit,
+        Optional<VmidRange> vmidRange,
+        Optional<String> cloneStorage,
+        Duration agentTimeout,
+        TransportPolicy transport) {
 
     ProxmoxSettings {
         Objects.requireNonNull(apiRoot, "apiRoot");
@@ -39,10 +49,15 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
     }
 
     static ProxmoxSettings from(BackendOptions o) {
-        URI root = apiRoot(o, o.get(ProxmoxOptions.API_URL).orElseThrow(() -> new IllegalArgumentException(
-                o.where(ProxmoxOptions.API_URL) + ": required by the proxmox backend (e.g. https://pve1:8006/api2/json)")));
-        String tokenId = o.get(ProxmoxOptions.TOKEN_ID).map(String::trim).orElseThrow(() -> new IllegalArgumentException(
-                o.where(ProxmoxOptions.TOKEN_ID) + ": required by the proxmox backend (USER@REALM!TOKENID)"));
+        URI root = apiRoot(
+                o,
+                o.get(ProxmoxOptions.API_URL)
+                        .orElseThrow(() -> new IllegalArgumentException(o.where(ProxmoxOptions.API_URL)
+                                + ": required by the proxmox backend (e.g. https://pve1:8006/api2/json)")));
+        String tokenId = o.get(ProxmoxOptions.TOKEN_ID)
+                .map(String::trim)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        o.where(ProxmoxOptions.TOKEN_ID) + ": required by the proxmox backend (USER@REALM!TOKENID)"));
         ApiToken token;
         try {
             token = new ApiToken(tokenId, secret(o));
@@ -52,9 +67,19 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
             }
             throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_ID) + ": " + e.getMessage());
         }
-        return new ProxmoxSettings(root, token, trust(o), trimmed(o, ProxmoxOptions.POOL), bootstrapPath(o),
-                bootstrapExec(o), positiveInt(o, ProxmoxOptions.MAX_CLONES_PER_NODE), overcommit(o),
-                vmidRange(o), trimmed(o, ProxmoxOptions.CLONE_STORAGE), agentTimeout(o), TransportPolicy.defaults());
+        return new ProxmoxSettings(
+                root,
+                token,
+                trust(o),
+                trimmed(o, ProxmoxOptions.POOL),
+                bootstrapPath(o),
+                bootstrapExec(o),
+                positiveInt(o, ProxmoxOptions.MAX_CLONES_PER_NODE),
+                overcommit(o),
+                vmidRange(o),
+                trimmed(o, ProxmoxOptions.CLONE_STORAGE),
+                agentTimeout(o),
+                TransportPolicy.defaults());
     }
 
     private static Optional<String> trimmed(BackendOptions o, BackendOption option) {
@@ -70,13 +95,35 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
     }
 
     ProxmoxSettings withTransport(TransportPolicy policy) {
-        return new ProxmoxSettings(apiRoot, token, trust, pool, bootstrapPath, bootstrapExec, maxClonesPerNode,
-                memoryOvercommit, vmidRange, cloneStorage, agentTimeout, policy);
+        return new ProxmoxSettings(
+                apiRoot,
+                token,
+                trust,
+                pool,
+                bootstrapPath,
+                bootstrapExec,
+                maxClonesPerNode,
+                memoryOvercommit,
+                vmidRange,
+                cloneStorage,
+                agentTimeout,
+                policy);
     }
 
     ProxmoxSettings withAgentTimeout(Duration timeout) {
-        return new ProxmoxSettings(apiRoot, token, trust, pool, bootstrapPath, bootstrapExec, maxClonesPerNode,
-                memoryOvercommit, vmidRange, cloneStorage, timeout, transport);
+        return new ProxmoxSettings(
+                apiRoot,
+                token,
+                trust,
+                pool,
+                bootstrapPath,
+                bootstrapExec,
+                maxClonesPerNode,
+                memoryOvercommit,
+                vmidRange,
+                cloneStorage,
+                timeout,
+                transport);
     }
 
     private static URI apiRoot(BackendOptions o, String text) {
@@ -95,8 +142,8 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
             throw new IllegalArgumentException(flag + ": \"" + text + "\" must be https://HOST[:PORT]/api2/json");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException(flag + ": \"" + text
-                    + "\" must not carry credentials, a query or a fragment");
+            throw new IllegalArgumentException(
+                    flag + ": \"" + text + "\" must not carry credentials, a query or a fragment");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         while (path.endsWith("/")) {
@@ -116,9 +163,11 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
         if (file.isPresent()) {
             flag = o.where(ProxmoxOptions.TOKEN_FILE);
             try {
-                value = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8).trim();
+                value = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8)
+                        .trim();
             } catch (IOException | RuntimeException e) {
-                throw new IllegalArgumentException(flag + " " + file.get() + ": cannot read: " + e.getClass().getSimpleName());
+                throw new IllegalArgumentException(flag + " " + file.get() + ": cannot read: "
+                        + e.getClass().getSimpleName());
             }
             if (value.isEmpty()) {
                 throw new IllegalArgumentException(flag + " " + file.get() + ": the file is empty");
@@ -169,15 +218,16 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
     private static String bootstrapPath(BackendOptions o) {
         String path = trimmed(o, ProxmoxOptions.BOOTSTRAP_PATH).orElse("");
         if (!path.startsWith("/") || path.endsWith("/") || path.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException(o.where(ProxmoxOptions.BOOTSTRAP_PATH) + ": \"" + path
-                    + "\" must be an absolute file path");
+            throw new IllegalArgumentException(
+                    o.where(ProxmoxOptions.BOOTSTRAP_PATH) + ": \"" + path + "\" must be an absolute file path");
         }
         return path;
     }
 
     /** Comma-separated argv; parts trimmed, empty ones dropped; nothing left means {@code /bin/sh}. */
     private static List<String> bootstrapExec(BackendOptions o) {
-        List<String> argv = Arrays.stream(o.string(ProxmoxOptions.BOOTSTRAP_EXEC).split(","))
+        List<String> argv = Arrays.stream(
+                        o.string(ProxmoxOptions.BOOTSTRAP_EXEC).split(","))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList();
@@ -207,8 +257,8 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
             throw new IllegalArgumentException(flag + ": \"" + v + "\" is not a number");
         }
         if (!(ratio > 0) || Double.isInfinite(ratio)) {
-            throw new IllegalArgumentException(flag + ": must be a finite number > 0 (a ratio of node"
-                    + " memory, e.g. 1.0), got " + v);
+            throw new IllegalArgumentException(
+                    flag + ": must be a finite number > 0 (a ratio of node" + " memory, e.g. 1.0), got " + v);
         }
         return ratio;
     }
@@ -225,9 +275,11 @@ record ProxmoxSettings(URI apiRoot, ApiToken token, ApiTrust trust, Optional<Str
     public String toString() {
         // no secret here; the token's toString is its id
         return "api=" + apiRoot + ", token=" + token + ", tls=" + (trust.usesAuthorities() ? "ca" : "")
-                + (trust.usesAuthorities() && trust.pin().isPresent() ? "+" : "") + (trust.pin().isPresent() ? "pin" : "")
+                + (trust.usesAuthorities() && trust.pin().isPresent() ? "+" : "")
+                + (trust.pin().isPresent() ? "pin" : "")
                 + pool.map(p -> ", pool=" + p).orElse("") + ", clones/node=" + maxClonesPerNode + ", overcommit="
                 + memoryOvercommit + vmidRange.map(r -> ", vmids=" + r).orElse("")
-                + cloneStorage.map(s -> ", storage=" + s).orElse("") + ", agent-timeout=" + agentTimeout.toSeconds() + "s";
+                + cloneStorage.map(s -> ", storage=" + s).orElse("") + ", agent-timeout=" + agentTimeout.toSeconds()
+                + "s";
     }
 }

@@ -66,17 +66,18 @@ final class StartupCheck {
     private static RuntimeException startupFailure(PveApiException e) {
         switch (e.kind()) {
             case TLS:
-                return new IllegalArgumentException(e.getMessage().contains("fingerprint")
-                        ? "--proxmox-tls-fingerprint: " + e.getMessage()
-                        : "--proxmox-ca-file: " + e.getMessage());
+                return new IllegalArgumentException(
+                        e.getMessage().contains("fingerprint")
+                                ? "--proxmox-tls-fingerprint: " + e.getMessage()
+                                : "--proxmox-ca-file: " + e.getMessage());
             case HTTP:
                 if (e.status() == 401) {
-                    return new IllegalArgumentException("--proxmox-token-id: the Proxmox API refused the token: "
-                            + e.getMessage());
+                    return new IllegalArgumentException(
+                            "--proxmox-token-id: the Proxmox API refused the token: " + e.getMessage());
                 }
                 if (e.status() == 403) {
-                    return new IllegalArgumentException("--proxmox-token-id: the token may not read the cluster: "
-                            + e.getMessage());
+                    return new IllegalArgumentException(
+                            "--proxmox-token-id: the token may not read the cluster: " + e.getMessage());
                 }
                 return new IllegalStateException("the Proxmox API failed: " + e.getMessage(), e);
             default:
@@ -85,7 +86,8 @@ final class StartupCheck {
     }
 
     private static void checkNodes(List<String> wanted, List<ClusterResource> listed) {
-        Map<String, ClusterResource> nodes = listed.stream().filter(ClusterResource::isNode)
+        Map<String, ClusterResource> nodes = listed.stream()
+                .filter(ClusterResource::isNode)
                 .collect(Collectors.toMap(ClusterResource::node, r -> r, (a, b) -> a, LinkedHashMap::new));
         for (String n : wanted) {
             ClusterResource node = nodes.get(n);
@@ -114,14 +116,17 @@ final class StartupCheck {
     private void checkTemplates(BackendContext context, List<ClusterResource> listed) {
         Map<Long, String> templates = new LinkedHashMap<>();
         for (Offering o : context.offerings()) {
-            context.catalog().find(o.instanceType()).map(InstanceType::templateVmid)
+            context.catalog()
+                    .find(o.instanceType())
+                    .map(InstanceType::templateVmid)
                     .ifPresent(vmid -> templates.putIfAbsent(vmid, o.instanceType()));
         }
         for (Map.Entry<Long, String> t : templates.entrySet()) {
             long vmid = t.getKey();
             String where = "--template-vmid / --instance-types: template VMID " + vmid + " (instance type "
                     + t.getValue() + ")";
-            Optional<ClusterResource> r = listed.stream().filter(x -> x.isQemu() && x.vmid() == vmid).findFirst();
+            Optional<ClusterResource> r =
+                    listed.stream().filter(x -> x.isQemu() && x.vmid() == vmid).findFirst();
             if (r.isEmpty()) {
                 throw new IllegalArgumentException(where + " is not in the cluster (or not visible to the API token)");
             }
@@ -137,8 +142,8 @@ final class StartupCheck {
                 }
             }
             if (!isTemplate) {
-                throw new IllegalArgumentException(where + " is a VM, not a template (convert it with"
-                        + " `qm template " + vmid + "`)");
+                throw new IllegalArgumentException(
+                        where + " is a VM, not a template (convert it with" + " `qm template " + vmid + "`)");
             }
         }
     }

@@ -29,14 +29,15 @@ final class TaskWaiter {
      */
     TaskStatus await(Upid upid, String what, OperationContext context) throws BackendException {
         return POLLING.until(Instant.MAX, context, () -> {
-            TaskStatus status;
-            try {
-                status = api.taskStatus(upid);
-            } catch (PveApiException e) {
-                throw new BackendException(what + ": task status: " + e.getMessage(), e);
-            }
-            return status.running() ? Optional.empty() : Optional.of(status);
-        }).orElseThrow(() -> new BackendException(what + ": task " + upid.type()
-                + " still running at the transition deadline"));
+                    TaskStatus status;
+                    try {
+                        status = api.taskStatus(upid);
+                    } catch (PveApiException e) {
+                        throw new BackendException(what + ": task status: " + e.getMessage(), e);
+                    }
+                    return status.running() ? Optional.empty() : Optional.of(status);
+                })
+                .orElseThrow(() -> new BackendException(
+                        what + ": task " + upid.type() + " still running at the transition deadline"));
     }
 }

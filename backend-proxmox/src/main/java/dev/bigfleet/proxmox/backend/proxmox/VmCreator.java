@@ -33,6 +33,7 @@ final class VmCreator {
     static final int MAX_VMID_ATTEMPTS = 5;
     /** How long a clone whose answer was lost may take to show up before another VMID is tried. */
     static final Duration ABSENT_GRACE = Duration.ofSeconds(5);
+
     private static final Polling UNLOCK_POLLING = new Polling(Duration.ofMillis(250), Duration.ofSeconds(2));
     private static final Logger log = LoggerFactory.getLogger(VmCreator.class);
 
@@ -49,9 +50,19 @@ final class VmCreator {
     private final Optional<String> pool;
     private final Optional<String> storage;
 
-    VmCreator(PveClient api, Markers markers, ManagedInventory inventory, CapacityGate capacity, VmidAllocator vmids,
-            CloneSlots slots, CloneJournal journal, TaskWaiter tasks, PowerControl power, AgentWaiter agent,
-            Optional<String> pool, Optional<String> storage) {
+    VmCreator(
+            PveClient api,
+            Markers markers,
+            ManagedInventory inventory,
+            CapacityGate capacity,
+            VmidAllocator vmids,
+            CloneSlots slots,
+            CloneJournal journal,
+            TaskWaiter tasks,
+            PowerControl power,
+            AgentWaiter agent,
+            Optional<String> pool,
+            Optional<String> storage) {
         this.api = api;
         this.markers = markers;
         this.inventory = inventory;
@@ -123,7 +134,9 @@ final class VmCreator {
                 continue;
             }
             boolean inFlight = journaled.contains(r.vmid());
-            boolean candidate = inFlight || r.tags().contains(tag) || r.name().equals(Optional.of(name))
+            boolean candidate = inFlight
+                    || r.tags().contains(tag)
+                    || r.name().equals(Optional.of(name))
                     || inventory.knownMachine(r.vmid()).equals(Optional.of(machineId));
             if (!candidate) {
                 continue;
@@ -133,7 +146,8 @@ final class VmCreator {
             }
             Optional<VmIdentity> identity = inventory.identify(r);
             if (identity.flatMap(VmIdentity::description)
-                    .filter(d -> d.belongsTo(markers.providerLabel(), machineId)).isPresent()) {
+                    .filter(d -> d.belongsTo(markers.providerLabel(), machineId))
+                    .isPresent()) {
                 return Optional.of(r);
             }
         }
@@ -156,13 +170,22 @@ final class VmCreator {
         String node = settled.get().node();
         long vmid = found.vmid();
         VmConfig config = settled.get().config();
-        VmSettings wanted = settings(spec, VmDescription.parse(config.description()).map(VmDescription::operationId)
-                .orElse(""));
-        if (config.cores() != wanted.cores() || config.memoryMib() != wanted.memoryMib() || !config.agentEnabled()
-                || !config.tags().contains(markers.providerTag()) || !config.tags().contains(markers.machineTag(spec.machineId()))) {
+        VmSettings wanted = settings(
+                spec,
+                VmDescription.parse(config.description())
+                        .map(VmDescription::operationId)
+                        .orElse(""));
+        if (config.cores() != wanted.cores()
+                || config.memoryMib() != wanted.memoryMib()
+                || !config.agentEnabled()
+                || !config.tags().contains(markers.providerTag())
+                || !config.tags().contains(markers.machineTag(spec.machineId()))) {
             writeSettings(node, vmid, wanted);
         }
-        inventory.remember(vmid, wanted.tags(), VmDescription.parse(Optional.of(wanted.description())).orElseThrow());
+        inventory.remember(
+                vmid,
+                wanted.tags(),
+                VmDescription.parse(Optional.of(wanted.description())).orElseThrow());
         power.ensureUp(node, vmid, context);
         journal.settle(spec.machineId());
         log.info("adopted VM {}/{} for machine {}", node, vmid, spec.machineId());
@@ -195,8 +218,8 @@ final class VmCreator {
             }
             return Optional.of(d.isPresent() ? now : Optional.<Located>empty());
         });
-        return outcome.orElseThrow(() -> new BackendException("VM " + vmid + " of machine " + machineId
-                + " was still being cloned at the transition deadline"));
+        return outcome.orElseThrow(() -> new BackendException(
+                "VM " + vmid + " of machine " + machineId + " was still being cloned at the transition deadline"));
     }
 
     /** Where a VMID lives now and its config; empty when no VM has it. */
@@ -226,14 +249,15 @@ final class VmCreator {
                     + " is not in the cluster (or not visible to the API token)");
         }
         if (t.get().template().filter(isTemplate -> !isTemplate).isPresent()) {
-            throw new BackendException("VMID " + type.templateVmid() + " of instance type " + type.name()
-                    + " is not a template");
+            throw new BackendException(
+                    "VMID " + type.templateVmid() + " of instance type " + type.name() + " is not a template");
         }
         return t.get();
     }
 
-    private long cloneWithRetry(CloneSpec spec, ClusterResource template, List<ClusterResource> listed,
-            OperationContext context) throws BackendException {
+    private long cloneWithRetry(
+            CloneSpec spec, ClusterResource template, List<ClusterResource> listed, OperationContext context)
+            throws BackendException {
         Set<Long> tried = new HashSet<>();
         for (int attempt = 1; attempt <= MAX_VMID_ATTEMPTS; attempt++) {
             context.checkCancelled();
@@ -250,23 +274,30 @@ final class VmCreator {
                 vmids.release(vmid);
             }
         }
-        throw new BackendException("clone template " + template.vmid() + " -> node " + spec.zone() + ": VMIDs "
-                + tried + " were all taken by concurrent clones; giving up after " + MAX_VMID_ATTEMPTS + " attempts");
+        throw new BackendException("clone template " + template.vmid() + " -> node " + spec.zone() + ": VMIDs " + tried
+                + " were all taken by concurrent clones; giving up after " + MAX_VMID_ATTEMPTS + " attempts");
     }
 
     /** @return true when VMID {@code vmid} now holds the machine's clone; false on a VMID conflict */
     private boolean cloneOnce(CloneSpec spec, ClusterResource template, long vmid, OperationContext context)
             throws BackendException {
         String what = "clone template " + template.vmid() + " -> node " + spec.zone();
-        CloneRequest request = new CloneRequest(vmid, Markers.vmName(spec.instanceType().name(), spec.machineId()),
-                markers.description(spec.machineId(), context.operationId()).render(), pool,
-                spec.zone().equals(template.node()) ? Optional.empty() : Optional.of(spec.zone()), storage);
+        CloneRequest request = new CloneRequest(
+                vmid,
+                Markers.vmName(spec.instanceType().name(), spec.machineId()),
+                markers.description(spec.machineId(), context.operationId()).render(),
+                pool,
+                spec.zone().equals(template.node()) ? Optional.empty() : Optional.of(spec.zone()),
+                storage);
         Upid upid;
         try {
             upid = api.cloneVm(template.node(), template.vmid(), request);
         } catch (PveApiException e) {
             if (e.outcomeUnknown()) {
-                log.warn("{} as VMID {}: the answer was lost ({}); checking whether the clone started", what, vmid,
+                log.warn(
+                        "{} as VMID {}: the answer was lost ({}); checking whether the clone started",
+                        what,
+                        vmid,
                         e.getMessage());
                 return awaitUnlocked(vmid, spec.machineId(), context).isPresent();
             }
@@ -302,8 +333,10 @@ final class VmCreator {
                 throw new BackendException("configure clone " + node + "/" + vmid + ": " + e.getMessage(), e);
             }
             // not where the clone was aimed (HA or a target Proxmox ignored): find it
-            node = locate(vmid).map(Located::node).orElseThrow(() -> new BackendException("configure clone "
-                    + spec.zone() + "/" + vmid + ": the clone vanished"));
+            node = locate(vmid)
+                    .map(Located::node)
+                    .orElseThrow(() -> new BackendException(
+                            "configure clone " + spec.zone() + "/" + vmid + ": the clone vanished"));
             writeSettings(node, vmid, settings);
         }
         inventory.remember(vmid, settings.tags(), markers.description(spec.machineId(), context.operationId()));
@@ -314,8 +347,12 @@ final class VmCreator {
 
     private VmSettings settings(CloneSpec spec, String operationId) {
         TagList tags = markers.tagsFor(spec.machineId());
-        return new VmSettings(spec.instanceType().vcpu(), spec.instanceType().memoryMib(), tags,
-                markers.description(spec.machineId(), operationId).render(), true);
+        return new VmSettings(
+                spec.instanceType().vcpu(),
+                spec.instanceType().memoryMib(),
+                tags,
+                markers.description(spec.machineId(), operationId).render(),
+                true);
     }
 
     private void writeSettings(String node, long vmid, VmSettings settings) throws BackendException {

@@ -23,7 +23,8 @@ record VmDescription(String provider, String machineId, String operationId) {
 
     /** Whether a value can be stored on one description line and read back unchanged. */
     static boolean storable(String value) {
-        return value.chars().noneMatch(c -> c == '\n' || c == '\r') && value.strip().equals(value);
+        return value.chars().noneMatch(c -> c == '\n' || c == '\r')
+                && value.strip().equals(value);
     }
 
     String render() {

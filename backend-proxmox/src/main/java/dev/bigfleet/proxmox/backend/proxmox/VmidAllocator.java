@@ -32,7 +32,10 @@ final class VmidAllocator {
      * @return an id now marked in flight; {@link #release} it when the clone attempt ends
      */
     long claim(List<ClusterResource> listed, Set<Long> tried) throws BackendException {
-        Set<Long> taken = listed.stream().filter(r -> r.vmid() > 0).map(ClusterResource::vmid).collect(Collectors.toSet());
+        Set<Long> taken = listed.stream()
+                .filter(r -> r.vmid() > 0)
+                .map(ClusterResource::vmid)
+                .collect(Collectors.toSet());
         if (range.isPresent()) {
             for (long id = range.get().from(); id <= range.get().to(); id++) {
                 if (!taken.contains(id) && !tried.contains(id) && inFlight.add(id)) {

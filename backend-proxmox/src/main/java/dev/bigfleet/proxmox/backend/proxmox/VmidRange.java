@@ -7,8 +7,7 @@ record VmidRange(long from, long to) {
 
     VmidRange {
         if (from < MIN || to > MAX || from > to) {
-            throw new IllegalArgumentException(from + "-" + to + " must satisfy " + MIN
-                    + " <= FROM <= TO <= " + MAX);
+            throw new IllegalArgumentException(from + "-" + to + " must satisfy " + MIN + " <= FROM <= TO <= " + MAX);
         }
     }
 

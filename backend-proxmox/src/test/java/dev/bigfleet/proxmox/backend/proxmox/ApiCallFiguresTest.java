@@ -43,10 +43,16 @@ class ApiCallFiguresTest {
                 calls.reset();
                 cluster.sim.clearRequests();
                 assertThat(fresh.describeManaged()).hasSize(MANAGED);
-                rows.add(row("Reconcile pass, " + MANAGED + " managed VMs, first pass of a new process", calls, cluster,
+                rows.add(row(
+                        "Reconcile pass, " + MANAGED + " managed VMs, first pass of a new process",
+                        calls,
+                        cluster,
                         "2 + 3M = " + (2 + 3 * MANAGED)));
                 assertThat(fresh.describeManaged()).hasSize(MANAGED);
-                Row steady = row("Reconcile pass, " + MANAGED + " managed VMs, nothing new", calls, cluster,
+                Row steady = row(
+                        "Reconcile pass, " + MANAGED + " managed VMs, nothing new",
+                        calls,
+                        cluster,
                         "2 + 3M = " + (2 + 3 * MANAGED));
                 rows.add(steady);
                 assertThat(steady.calls()).isEqualTo(1);
@@ -91,7 +97,9 @@ class ApiCallFiguresTest {
     /** The calls since the last row, cross-checked against what the simulator answered. */
     private static Row row(String what, CountingRecorder calls, SimCluster cluster, String reference) {
         int n = calls.total();
-        assertThat(cluster.sim.requests()).as("requests the simulator saw for: " + what).hasSize(n);
+        assertThat(cluster.sim.requests())
+                .as("requests the simulator saw for: " + what)
+                .hasSize(n);
         System.out.println(what + ": " + calls.snapshot());
         Row r = new Row(what, n, reference);
         calls.reset();
@@ -104,12 +112,14 @@ class ApiCallFiguresTest {
         for (int i = 0; i < count; i++) {
             String id = String.format("proxmox/OnDemand/pve.small/pve%d/%03d", 1 + i % 2, 100 + i);
             int vmid = 2000 + i;
-            cluster.sim.faults().createForeignVm(ForeignVm.of(vmid, i % 2 == 0 ? "pve1" : "pve2")
-                    .withName(Markers.vmName("pve.small", id))
-                    .withTags(markers.tagsFor(id).wire())
-                    .withDescription(markers.description(id, "op-" + i).render())
-                    .withPower(PowerState.RUNNING)
-                    .inPool(SimCluster.POOL));
+            cluster.sim
+                    .faults()
+                    .createForeignVm(ForeignVm.of(vmid, i % 2 == 0 ? "pve1" : "pve2")
+                            .withName(Markers.vmName("pve.small", id))
+                            .withTags(markers.tagsFor(id).wire())
+                            .withDescription(markers.description(id, "op-" + i).render())
+                            .withPower(PowerState.RUNNING)
+                            .inPool(SimCluster.POOL));
         }
     }
 
@@ -117,7 +127,12 @@ class ApiCallFiguresTest {
         StringBuilder out = new StringBuilder("| operation | API calls | reference (§5.9; M = managed VMs) |\n")
                 .append("|---|---:|---|\n");
         for (Row r : rows) {
-            out.append("| ").append(r.what()).append(" | ").append(r.calls()).append(" | ").append(r.reference())
+            out.append("| ")
+                    .append(r.what())
+                    .append(" | ")
+                    .append(r.calls())
+                    .append(" | ")
+                    .append(r.reference())
                     .append(" |\n");
         }
         return out.toString();

@@ -12,7 +12,8 @@ public final class CapturedLog extends AppenderBase<ILoggingEvent> {
 
     @Override
     protected void append(ILoggingEvent event) {
-        StringBuilder line = new StringBuilder(event.getLoggerName()).append(' ').append(event.getFormattedMessage());
+        StringBuilder line =
+                new StringBuilder(event.getLoggerName()).append(' ').append(event.getFormattedMessage());
         for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
             line.append(" | ").append(t.getClassName()).append(": ").append(t.getMessage());
         }

@@ -80,7 +80,8 @@ class FaultsAgainstSimulatorTest {
 
         BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
 
-        assertThat(e.getMessage()).startsWith("create: clone template 9000 -> node pve1: task failed:")
+        assertThat(e.getMessage())
+                .startsWith("create: clone template 9000 -> node pve1: task failed:")
                 .contains("clone failed: simulated failure");
         assertThat(clones()).isEmpty();
     }
@@ -95,7 +96,9 @@ class FaultsAgainstSimulatorTest {
         BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
 
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(20));
-        assertThat(e.getMessage()).contains("wait for guest agent on VM pve1/").contains("--agent-timeout 2s")
+        assertThat(e.getMessage())
+                .contains("wait for guest agent on VM pve1/")
+                .contains("--agent-timeout 2s")
                 .contains("QEMU guest agent is not running");
     }
 
@@ -124,8 +127,14 @@ class FaultsAgainstSimulatorTest {
     void transientServerErrorsAreRetriedThenSucceed() throws Exception {
         start(Map.of());
         cluster.sim.faults().failRequests("GET", "/cluster/resources", 2, 500, "got timeout");
-        cluster.sim.faults().failRequests("POST", "/nodes/pve1/qemu/9000/clone", 1, 500, "can't lock file"
-                + " '/var/lock/qemu-server/lock-9000.conf' - got timeout");
+        cluster.sim
+                .faults()
+                .failRequests(
+                        "POST",
+                        "/nodes/pve1/qemu/9000/clone",
+                        1,
+                        500,
+                        "can't lock file" + " '/var/lock/qemu-server/lock-9000.conf' - got timeout");
         cluster.sim.faults().failRequests("PUT", "/nodes/pve1/qemu/\\d+/config", 1, 595, "");
         cluster.sim.faults().failRequests("GET", "/nodes/pve1/tasks/.*/status", 2, 503, "busy");
         String id = "proxmox/OnDemand/pve.small/pve1/003";
@@ -169,8 +178,12 @@ class FaultsAgainstSimulatorTest {
         String b = "proxmox/OnDemand/pve.small/pve2/006";
         String c = "proxmox/OnDemand/pve.small/pve1/007";
 
-        assertThat(backend.cloneAndStart(SimCluster.clone(a, "pve1"), forMachine(a)).vmid()).isEqualTo(5000);
-        assertThat(backend.cloneAndStart(SimCluster.clone(b, "pve2"), forMachine(b)).vmid()).isEqualTo(5001);
+        assertThat(backend.cloneAndStart(SimCluster.clone(a, "pve1"), forMachine(a))
+                        .vmid())
+                .isEqualTo(5000);
+        assertThat(backend.cloneAndStart(SimCluster.clone(b, "pve2"), forMachine(b))
+                        .vmid())
+                .isEqualTo(5001);
         BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve1"), forMachine(c)));
         assertThat(e.getMessage()).contains("no free VMID left in --vmid-range 5000-5001");
     }
@@ -178,15 +191,21 @@ class FaultsAgainstSimulatorTest {
     @Test
     void aNodeWithoutTheMemoryOrOfflineFailsTheCreateFast() throws Exception {
         cluster = SimCluster.start(b -> b.node(NodeSpec.of("pve3").withCapacity(4, 6L << 30)));
-        backend = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox",
-                List.of("pve1", "pve2", "pve3"), SimCluster.CATALOG, SimCluster.offerings(),
-                BackendOptions.of(cluster.options()), calls));
+        backend = new ProxmoxApiBackendFactory()
+                .create(new BackendContext(
+                        "proxmox",
+                        List.of("pve1", "pve2", "pve3"),
+                        SimCluster.CATALOG,
+                        SimCluster.offerings(),
+                        BackendOptions.of(cluster.options()),
+                        calls));
         String a = "proxmox/OnDemand/pve.small/pve3/000";
         String b = "proxmox/OnDemand/pve.small/pve3/001";
         backend.cloneAndStart(SimCluster.clone(a, "pve3"), forMachine(a));
 
         BackendException full = failure(() -> backend.cloneAndStart(SimCluster.clone(b, "pve3"), forMachine(b)));
-        assertThat(full.getMessage()).contains("node pve3 has no room for pve.small (4096 MiB)")
+        assertThat(full.getMessage())
+                .contains("node pve3 has no room for pve.small (4096 MiB)")
                 .contains("--memory-overcommit 1.0");
 
         cluster.sim.faults().nodeOnline("pve2", false);
@@ -200,14 +219,19 @@ class FaultsAgainstSimulatorTest {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/008";
         CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim.faults().execsMatching("kubectl drain", ExecResult.exit(1, "",
-                "error: cannot evict pod as it would violate the pod's disruption budget"));
+        cluster.sim
+                .faults()
+                .execsMatching(
+                        "kubectl drain",
+                        ExecResult.exit(
+                                1, "", "error: cannot evict pod as it would violate the pod's disruption budget"));
 
-        BackendException e = failure(() -> backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5),
-                forMachine(id)));
+        BackendException e = failure(() ->
+                backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5), forMachine(id)));
 
-        assertThat(e.getMessage()).isEqualTo("drain: kubectl drain on VM pve1/" + vm.vmid() + " exited with code 1:"
-                + " error: cannot evict pod as it would violate the pod's disruption budget");
+        assertThat(e.getMessage())
+                .isEqualTo("drain: kubectl drain on VM pve1/" + vm.vmid() + " exited with code 1:"
+                        + " error: cannot evict pod as it would violate the pod's disruption budget");
     }
 
     @Test
@@ -218,10 +242,11 @@ class FaultsAgainstSimulatorTest {
         cluster.sim.faults().destroyVm((int) vm.vmid());
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
-        BackendException e = failure(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB),
-                forMachine(id)));
-        assertThat(e.getMessage()).isEqualTo("configure: VM pve1/" + vm.vmid() + " of machine " + id
-                + " no longer exists (destroyed outside the provider?)");
+        BackendException e =
+                failure(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)));
+        assertThat(e.getMessage())
+                .isEqualTo("configure: VM pve1/" + vm.vmid() + " of machine " + id
+                        + " no longer exists (destroyed outside the provider?)");
         failure(() -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)));
         backend.destroy(target, forMachine(id));
         assertThat(backend.describeManaged()).isEmpty();
@@ -233,8 +258,11 @@ class FaultsAgainstSimulatorTest {
         String id = "proxmox/OnDemand/pve.small/pve1/010";
         CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
         cluster.sim.faults().destroyVm((int) vm.vmid());
-        cluster.sim.faults().createForeignVm(ForeignVm.of((int) vm.vmid(), "pve1").withPower(PowerState.RUNNING)
-                .withDescription("database server, do not touch"));
+        cluster.sim
+                .faults()
+                .createForeignVm(ForeignVm.of((int) vm.vmid(), "pve1")
+                        .withPower(PowerState.RUNNING)
+                        .withDescription("database server, do not touch"));
         cluster.sim.clearRequests();
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
@@ -243,7 +271,8 @@ class FaultsAgainstSimulatorTest {
                 () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)),
                 () -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)),
                 () -> backend.destroy(target, forMachine(id)))) {
-            assertThat(failure(call).getMessage()).contains("VM pve1/" + vm.vmid() + " is not machine " + id + "'s")
+            assertThat(failure(call).getMessage())
+                    .contains("VM pve1/" + vm.vmid() + " is not machine " + id + "'s")
                     .contains("left untouched");
         }
 
@@ -251,7 +280,8 @@ class FaultsAgainstSimulatorTest {
         assertThat(foreign.running()).isTrue();
         assertThat(foreign.execs()).isEmpty();
         assertThat(foreign.files()).isEmpty();
-        assertThat(cluster.sim.requests()).allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+        assertThat(cluster.sim.requests())
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
     }
 
     @Test

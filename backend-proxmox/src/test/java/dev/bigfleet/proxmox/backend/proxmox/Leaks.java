@@ -10,6 +10,7 @@ final class Leaks {
     /** A blob that looks like what a join script carries, distinctive enough to search for. */
     static final String BLOB_TEXT = "#!/bin/sh\nkubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef"
             + " --discovery-token-ca-cert-hash sha256:feedfacefeedfacefeedface\n";
+
     static final byte[] BLOB = BLOB_TEXT.getBytes(StandardCharsets.UTF_8);
 
     private Leaks() {}
@@ -21,7 +22,8 @@ final class Leaks {
     }
 
     static void assertNoSecret(String text) {
-        assertThat(text).doesNotContain(SimCluster.SECRET)
+        assertThat(text)
+                .doesNotContain(SimCluster.SECRET)
                 .doesNotContain("abcdef.0123456789abcdef")
                 .doesNotContain(Base64.getEncoder().encodeToString(BLOB));
     }

@@ -63,13 +63,13 @@ class LifecycleAgainstSimulatorTest {
         assertThat(vm.running()).isTrue();
         assertThat(vm.agentUp()).isTrue();
         assertThat(vm.name()).isEqualTo("bigfleet-pve-small-proxmox-OnDemand-pve-small-pve2-000");
-        assertThat(vm.tags()).contains("bigfleet", "bigfleet-p-proxmox", "bigfleet-m-proxmox-ondemand-pve.small-pve2-000");
-        assertThat(VmDescription.parse(Optional.ofNullable(vm.description())))
-                .hasValueSatisfying(d -> {
-                    assertThat(d.provider()).isEqualTo("proxmox");
-                    assertThat(d.machineId()).isEqualTo(id);
-                    assertThat(d.operationId()).startsWith("op-");
-                });
+        assertThat(vm.tags())
+                .contains("bigfleet", "bigfleet-p-proxmox", "bigfleet-m-proxmox-ondemand-pve.small-pve2-000");
+        assertThat(VmDescription.parse(Optional.ofNullable(vm.description()))).hasValueSatisfying(d -> {
+            assertThat(d.provider()).isEqualTo("proxmox");
+            assertThat(d.machineId()).isEqualTo(id);
+            assertThat(d.operationId()).startsWith("op-");
+        });
         assertThat(vm.cores()).isEqualTo(2);
         assertThat(vm.memoryMib()).isEqualTo(4096);
         assertThat(String.valueOf(vm.config().get("agent"))).isEqualTo("1");
@@ -114,8 +114,8 @@ class LifecycleAgainstSimulatorTest {
             return null;
         });
 
-        backend.applyBootstrap(new BootstrapSpec(new VmTarget(id, created.node(), created.vmid()), "c", blob),
-                forMachine(id));
+        backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(id, created.node(), created.vmid()), "c", blob), forMachine(id));
 
         assertThat(atHook.get().content()).isEqualTo(blob);
         assertThat(atHook.get().modeOctal()).isEqualTo("0600");
@@ -132,9 +132,13 @@ class LifecycleAgainstSimulatorTest {
         backend.ensureRunning(target, op);
         backend.drain(new DrainSpec(target, "cluster-1", 30), op);
 
-        String drain = vm(created.vmid()).execs().get(vm(created.vmid()).execs().size() - 1).commandLine();
-        assertThat(drain).isEqualTo("/bin/sh -c kubectl drain \"$(hostname)\" --ignore-daemonsets"
-                + " --delete-emptydir-data --timeout=30s");
+        String drain = vm(created.vmid())
+                .execs()
+                .get(vm(created.vmid()).execs().size() - 1)
+                .commandLine();
+        assertThat(drain)
+                .isEqualTo("/bin/sh -c kubectl drain \"$(hostname)\" --ignore-daemonsets"
+                        + " --delete-emptydir-data --timeout=30s");
         assertThat(drain).doesNotContain("|| true");
     }
 
@@ -162,9 +166,10 @@ class LifecycleAgainstSimulatorTest {
 
         calls.reset();
         List<ManagedVm> vms = backend.describeManaged();
-        assertThat(vms).containsExactlyInAnyOrder(
-                new ManagedVm(Optional.of(a), "pve1", va.vmid(), true),
-                new ManagedVm(Optional.of(b), "pve2", vb.vmid(), true));
+        assertThat(vms)
+                .containsExactlyInAnyOrder(
+                        new ManagedVm(Optional.of(a), "pve1", va.vmid(), true),
+                        new ManagedVm(Optional.of(b), "pve2", vb.vmid(), true));
         assertThat(calls.total()).isEqualTo(1);
 
         // a fresh process knows nothing: one listing plus one config read per VM, then one call
@@ -181,10 +186,18 @@ class LifecycleAgainstSimulatorTest {
 
     @Test
     void aTaggedVmThatLostItsDescriptionIsReportedWithoutAMachineAndCanBeDestroyed() throws Exception {
-        cluster.sim.faults().createForeignVm(ForeignVm.of(4242, "pve2").withTags("bigfleet;bigfleet-p-proxmox")
-                .withPower(PowerState.RUNNING).inPool(SimCluster.POOL));
-        cluster.sim.faults().createForeignVm(ForeignVm.of(4243, "pve2").withTags("bigfleet;bigfleet-p-other")
-                .withPower(PowerState.RUNNING).inPool(SimCluster.POOL));
+        cluster.sim
+                .faults()
+                .createForeignVm(ForeignVm.of(4242, "pve2")
+                        .withTags("bigfleet;bigfleet-p-proxmox")
+                        .withPower(PowerState.RUNNING)
+                        .inPool(SimCluster.POOL));
+        cluster.sim
+                .faults()
+                .createForeignVm(ForeignVm.of(4243, "pve2")
+                        .withTags("bigfleet;bigfleet-p-other")
+                        .withPower(PowerState.RUNNING)
+                        .inPool(SimCluster.POOL));
 
         assertThat(backend.describeManaged()).containsExactly(new ManagedVm(Optional.empty(), "pve2", 4242, true));
         backend.destroy(new VmTarget("", "pve2", 4242), forMachine(""));

@@ -20,7 +20,8 @@ class MarkersTest {
     void namesAreDnsNamesOfAtMost63Characters() {
         assertThat(Markers.vmName("pve.small", "proxmox/OnDemand/pve.small/pve2/003"))
                 .isEqualTo("bigfleet-pve-small-proxmox-OnDemand-pve-small-pve2-003");
-        String longName = Markers.vmName("pve.xlarge", "a-very-long-provider-label/OnDemand/pve.xlarge/node-with-long-name/123");
+        String longName =
+                Markers.vmName("pve.xlarge", "a-very-long-provider-label/OnDemand/pve.xlarge/node-with-long-name/123");
         assertThat(longName).hasSizeLessThanOrEqualTo(63).matches("[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?");
     }
 
@@ -28,9 +29,12 @@ class MarkersTest {
     void theDescriptionKeepsIdsVerbatimAndReadsBack() {
         VmDescription d = markers.description("dc1/East/OnDemand/pve.small/pve1/003 ünïcode=x", "op-7");
         assertThat(VmDescription.parse(Optional.of(d.render()))).contains(d);
-        assertThat(d.belongsTo("dc1/East", "dc1/East/OnDemand/pve.small/pve1/003 ünïcode=x")).isTrue();
-        assertThat(d.belongsTo("dc1/east", "dc1/East/OnDemand/pve.small/pve1/003 ünïcode=x")).isFalse();
-        assertThat(VmDescription.parse(Optional.of("BigFleet managed VM. machine_id=x operation_id=y"))).isEmpty();
+        assertThat(d.belongsTo("dc1/East", "dc1/East/OnDemand/pve.small/pve1/003 ünïcode=x"))
+                .isTrue();
+        assertThat(d.belongsTo("dc1/east", "dc1/East/OnDemand/pve.small/pve1/003 ünïcode=x"))
+                .isFalse();
+        assertThat(VmDescription.parse(Optional.of("BigFleet managed VM. machine_id=x operation_id=y")))
+                .isEmpty();
         assertThat(VmDescription.parse(Optional.empty())).isEmpty();
         assertThat(VmDescription.storable("a\nb")).isFalse();
         assertThat(VmDescription.storable(" a")).isFalse();

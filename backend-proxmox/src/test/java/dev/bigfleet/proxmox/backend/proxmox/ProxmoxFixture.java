@@ -49,15 +49,21 @@ final class ProxmoxFixture implements BackendFixture {
     /** The hook is {@code --bootstrap-exec} (default /bin/sh) on {@code --bootstrap-path}. */
     @Override
     public GuestFailure failBootstrap(CreatedVm vm) {
-        cluster.sim.faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$",
-                ExecResult.exit(3, "", "kubeadm: the join was refused"));
+        cluster.sim
+                .faults()
+                .execsMatching(
+                        "^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(3, "", "kubeadm: the join was refused"));
         return new GuestFailure(CLUSTER, 3);
     }
 
     @Override
     public GuestFailure failDrain(CreatedVm vm) {
-        cluster.sim.faults().execsMatching("kubectl drain", ExecResult.exit(2, "",
-                "error: cannot evict pod as it would violate the pod's disruption budget"));
+        cluster.sim
+                .faults()
+                .execsMatching(
+                        "kubectl drain",
+                        ExecResult.exit(
+                                2, "", "error: cannot evict pod as it would violate the pod's disruption budget"));
         return new GuestFailure(CLUSTER, 2);
     }
 

@@ -53,9 +53,12 @@ class ProxmoxSettingsTest {
     void theApiUrlGetsItsRootPathAndMustBeHttps() {
         assertThat(parse(Map.of("api-url", "https://pve1:8006")).apiRoot().toString())
                 .isEqualTo("https://pve1:8006/api2/json");
-        assertThat(parse(Map.of("api-url", "https://pve1:8006/api2/json/")).apiRoot().toString())
+        assertThat(parse(Map.of("api-url", "https://pve1:8006/api2/json/"))
+                        .apiRoot()
+                        .toString())
                 .isEqualTo("https://pve1:8006/api2/json");
-        refused(Map.of("api-url", "http://pve1:8006/api2/json"),
+        refused(
+                Map.of("api-url", "http://pve1:8006/api2/json"),
                 "--proxmox-api-url: http:// would send the API token in clear");
         refused(Map.of("api-url", "pve1:8006"), "--proxmox-api-url:");
         refused(Map.of("api-url", "https://user:pw@pve1:8006"), "--proxmox-api-url:");
@@ -74,7 +77,8 @@ class ProxmoxSettingsTest {
     void theSecretFileWinsAndIsTrimmed(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("secret");
         Files.writeString(f, "  from-file \n");
-        assertThat(parse(Map.of("token-file", f.toString())).token().secret().expose()).isEqualTo("from-file");
+        assertThat(parse(Map.of("token-file", f.toString())).token().secret().expose())
+                .isEqualTo("from-file");
         refused(Map.of("token-file", dir.resolve("missing").toString()), "--proxmox-token-file");
         Files.writeString(f, "\n");
         refused(Map.of("token-file", f.toString()), "--proxmox-token-file " + f + ": the file is empty");
@@ -95,9 +99,23 @@ class ProxmoxSettingsTest {
 
     @Test
     void backendFlags() {
-        ProxmoxSettings s = parse(Map.of("max-concurrent-clones-per-node", "5", "memory-overcommit", "1.5",
-                "vmid-range", "5000-5999", "clone-storage", "ceph-vm", "agent-timeout", "90s", "pool", "bf",
-                "bootstrap-exec", " /usr/bin/env , bash ,, ", "bootstrap-path", "/var/lib/bf/blob"));
+        ProxmoxSettings s = parse(Map.of(
+                "max-concurrent-clones-per-node",
+                "5",
+                "memory-overcommit",
+                "1.5",
+                "vmid-range",
+                "5000-5999",
+                "clone-storage",
+                "ceph-vm",
+                "agent-timeout",
+                "90s",
+                "pool",
+                "bf",
+                "bootstrap-exec",
+                " /usr/bin/env , bash ,, ",
+                "bootstrap-path",
+                "/var/lib/bf/blob"));
         assertThat(s.maxClonesPerNode()).isEqualTo(5);
         assertThat(s.memoryOvercommit()).isEqualTo(1.5);
         assertThat(s.vmidRange()).contains(new VmidRange(5000, 5999));

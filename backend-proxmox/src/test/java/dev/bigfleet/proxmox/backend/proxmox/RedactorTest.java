@@ -16,10 +16,11 @@ class RedactorTest {
         assertThat(r.scrub("echo: second secret line")).isEqualTo("echo: <redacted>");
         assertThat(r.scrub(Base64.getEncoder().encodeToString(blob))).isEqualTo("<redacted>");
         assertThat(r.scrub("ab stays")).isEqualTo("ab stays");
-        Redactor join = Redactor.of("x").withBlob("kubeadm join --token abcdef.0123456789abcdef\n"
-                .getBytes(StandardCharsets.UTF_8));
+        Redactor join = Redactor.of("x")
+                .withBlob("kubeadm join --token abcdef.0123456789abcdef\n".getBytes(StandardCharsets.UTF_8));
         assertThat(join.scrub("token abcdef.0123456789abcdef rejected")).isEqualTo("token <redacted> rejected");
-        assertThat(join.scrub("--discovery-token-ca-cert-hash missing")).isEqualTo("--discovery-token-ca-cert-hash missing");
+        assertThat(join.scrub("--discovery-token-ca-cert-hash missing"))
+                .isEqualTo("--discovery-token-ca-cert-hash missing");
     }
 
     @Test
@@ -35,7 +36,8 @@ class RedactorTest {
         assertThat(BootstrapDelivery.chunks(new byte[0])).hasSize(1);
         assertThat(BootstrapDelivery.chunks(new byte[46080])).hasSize(1);
         assertThat(BootstrapDelivery.chunks(new byte[46081])).hasSize(2);
-        assertThat(Base64.getEncoder().encodeToString(new byte[BootstrapDelivery.CHUNK_BYTES])).hasSize(61440);
+        assertThat(Base64.getEncoder().encodeToString(new byte[BootstrapDelivery.CHUNK_BYTES]))
+                .hasSize(61440);
     }
 
     @Test

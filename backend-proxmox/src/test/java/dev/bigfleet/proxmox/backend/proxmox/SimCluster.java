@@ -29,6 +29,7 @@ final class SimCluster implements AutoCloseable {
     static final String TOKEN_ID = "bigfleet@pve!autoscaler";
     /** Distinctive, so a leak is easy to find. */
     static final String SECRET = "5ec7e7aa-70ce-4e11-b1ab-5ec7e75ec7e7";
+
     static final String POOL = "bigfleet";
     static final InstanceTypeCatalog CATALOG = InstanceTypeCatalog.builtIn(9000);
     static final InstanceType SMALL = CATALOG.find("pve.small").orElseThrow();
@@ -88,8 +89,9 @@ final class SimCluster implements AutoCloseable {
         Map<String, String> o = new LinkedHashMap<>(options());
         o.putAll(overrides);
         o.values().removeIf(v -> v == null || v.isEmpty());
-        return new ProxmoxApiBackendFactory().create(new BackendContext(provider, List.of("pve1", "pve2"), CATALOG,
-                offerings(), BackendOptions.of(o), recorder));
+        return new ProxmoxApiBackendFactory()
+                .create(new BackendContext(
+                        provider, List.of("pve1", "pve2"), CATALOG, offerings(), BackendOptions.of(o), recorder));
     }
 
     static CloneSpec clone(String machineId, String zone) {

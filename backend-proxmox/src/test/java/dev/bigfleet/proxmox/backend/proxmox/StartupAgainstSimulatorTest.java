@@ -50,13 +50,13 @@ class StartupAgainstSimulatorTest {
         return refused(overrides, List.of("pve1", "pve2"), SimCluster.offerings(), SimCluster.CATALOG);
     }
 
-    private Exception refused(Map<String, String> overrides, List<String> nodes, List<Offering> offerings,
-            InstanceTypeCatalog catalog) {
+    private Exception refused(
+            Map<String, String> overrides, List<String> nodes, List<Offering> offerings, InstanceTypeCatalog catalog) {
         Map<String, String> o = new HashMap<>(cluster.options());
         o.putAll(overrides);
         o.values().removeIf(String::isEmpty);
-        try (ProxmoxBackend b = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox", nodes, catalog,
-                offerings, BackendOptions.of(o)))) {
+        try (ProxmoxBackend b = new ProxmoxApiBackendFactory()
+                .create(new BackendContext("proxmox", nodes, catalog, offerings, BackendOptions.of(o)))) {
             throw new AssertionError("startup was not refused: " + b);
         } catch (RuntimeException e) {
             Leaks.assertNoSecret(String.valueOf(e.getMessage()));
@@ -70,7 +70,10 @@ class StartupAgainstSimulatorTest {
         for (Map<String, String> mode : List.of(
                 Map.of("tls-fingerprint", ""),
                 Map.of("ca-file", "", "tls-fingerprint", cluster.sim.fingerprint()),
-                Map.of("ca-file", "", "tls-fingerprint",
+                Map.of(
+                        "ca-file",
+                        "",
+                        "tls-fingerprint",
                         cluster.sim.fingerprint().replace(":", "").toLowerCase(Locale.ROOT)),
                 Map.of("tls-fingerprint", cluster.sim.fingerprint()))) {
             try (ProxmoxBackend b = cluster.backend("proxmox", mode, new CountingRecorder())) {
@@ -85,14 +88,15 @@ class StartupAgainstSimulatorTest {
         Files.writeString(wrong, "not-the-secret");
         Exception e = refused(Map.of("token-file", wrong.toString()));
         assertThat(e).isInstanceOf(IllegalArgumentException.class);
-        assertThat(e.getMessage()).startsWith("--proxmox-token-id: the Proxmox API refused the token")
-                .contains("HTTP 401").doesNotContain("not-the-secret");
+        assertThat(e.getMessage())
+                .startsWith("--proxmox-token-id: the Proxmox API refused the token")
+                .contains("HTTP 401")
+                .doesNotContain("not-the-secret");
     }
 
     @Test
     void theTokenFileWinsOverTheInlineSecret() throws Exception {
-        try (ProxmoxBackend b = cluster.backend("proxmox", Map.of("token-secret", "ignored"),
-                new CountingRecorder())) {
+        try (ProxmoxBackend b = cluster.backend("proxmox", Map.of("token-secret", "ignored"), new CountingRecorder())) {
             assertThat(b.describeManaged()).isEmpty();
         }
     }
@@ -101,7 +105,8 @@ class StartupAgainstSimulatorTest {
     void aWrongFingerprintIsRefused() {
         String other = "AB:".repeat(31) + "AB";
         Exception e = refused(Map.of("ca-file", "", "tls-fingerprint", other));
-        assertThat(e.getMessage()).startsWith("--proxmox-tls-fingerprint:")
+        assertThat(e.getMessage())
+                .startsWith("--proxmox-tls-fingerprint:")
                 .contains("fingerprint does not match --proxmox-tls-fingerprint");
         Exception both = refused(Map.of("tls-fingerprint", other));
         assertThat(both.getMessage()).startsWith("--proxmox-tls-fingerprint:");
@@ -111,7 +116,8 @@ class StartupAgainstSimulatorTest {
     void aCertificateFromAnotherCaIsRefused() {
         try (SimCluster other = SimCluster.start()) {
             Exception e = refused(Map.of("ca-file", other.sim.caCertificate().toString()));
-            assertThat(e.getMessage()).startsWith("--proxmox-ca-file:")
+            assertThat(e.getMessage())
+                    .startsWith("--proxmox-ca-file:")
                     .contains("not signed by a certificate authority in --proxmox-ca-file");
         }
     }
@@ -125,16 +131,27 @@ class StartupAgainstSimulatorTest {
             Map<String, String> o = new HashMap<>(wide.options());
             o.put("api-url", url);
             try {
-                new ProxmoxApiBackendFactory().create(new BackendContext("proxmox", List.of("pve1", "pve2"),
-                        SimCluster.CATALOG, SimCluster.offerings(), BackendOptions.of(o))).close();
+                new ProxmoxApiBackendFactory()
+                        .create(new BackendContext(
+                                "proxmox",
+                                List.of("pve1", "pve2"),
+                                SimCluster.CATALOG,
+                                SimCluster.offerings(),
+                                BackendOptions.of(o)))
+                        .close();
                 throw new AssertionError("a certificate that does not name " + address.get() + " was accepted");
             } catch (IllegalArgumentException e) {
                 assertThat(e.getMessage()).startsWith("--proxmox-ca-file:").contains("hostname verification failed");
             }
             o.remove("ca-file");
             o.put("tls-fingerprint", wide.sim.fingerprint());
-            try (ProxmoxBackend pinned = new ProxmoxApiBackendFactory().create(new BackendContext("proxmox",
-                    List.of("pve1", "pve2"), SimCluster.CATALOG, SimCluster.offerings(), BackendOptions.of(o)))) {
+            try (ProxmoxBackend pinned = new ProxmoxApiBackendFactory()
+                    .create(new BackendContext(
+                            "proxmox",
+                            List.of("pve1", "pve2"),
+                            SimCluster.CATALOG,
+                            SimCluster.offerings(),
+                            BackendOptions.of(o)))) {
                 assertThat(pinned.describeManaged()).isEmpty();
             }
         }
@@ -166,23 +183,29 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void nodesMustExistAndCoverEveryOffering() {
-        assertThat(refused(Map.of(), List.of(), SimCluster.offerings(), SimCluster.CATALOG).getMessage())
+        assertThat(refused(Map.of(), List.of(), SimCluster.offerings(), SimCluster.CATALOG)
+                        .getMessage())
                 .startsWith("--nodes: required by the proxmox backend");
-        assertThat(refused(Map.of(), List.of("pve1"), SimCluster.offerings(), SimCluster.CATALOG).getMessage())
+        assertThat(refused(Map.of(), List.of("pve1"), SimCluster.offerings(), SimCluster.CATALOG)
+                        .getMessage())
                 .isEqualTo("--nodes: offering pve.small is placed on node pve2, which is not in --nodes (pve1)");
-        List<Offering> onPve9 = List.of(new Offering("pve.small", "pve9", CapacityType.ON_DEMAND, 1, Map.of(), Map.of()));
-        assertThat(refused(Map.of(), List.of("pve1", "pve9"), onPve9, SimCluster.CATALOG).getMessage())
+        List<Offering> onPve9 =
+                List.of(new Offering("pve.small", "pve9", CapacityType.ON_DEMAND, 1, Map.of(), Map.of()));
+        assertThat(refused(Map.of(), List.of("pve1", "pve9"), onPve9, SimCluster.CATALOG)
+                        .getMessage())
                 .isEqualTo("--nodes: pve9 is not a node of this Proxmox cluster (it has: pve1,pve2)");
     }
 
     @Test
     void aTemplateVmidThatIsNotATemplateIsRefused() {
         cluster.sim.faults().createForeignVm(ForeignVm.of(9001, "pve1"));
-        Exception e = refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9001));
-        assertThat(e.getMessage()).isEqualTo("--template-vmid / --instance-types: template VMID 9001 (instance type"
-                + " pve.small) is a VM, not a template (convert it with `qm template 9001`)");
-        Exception missing = refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(),
-                InstanceTypeCatalog.builtIn(9555));
+        Exception e =
+                refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9001));
+        assertThat(e.getMessage())
+                .isEqualTo("--template-vmid / --instance-types: template VMID 9001 (instance type"
+                        + " pve.small) is a VM, not a template (convert it with `qm template 9001`)");
+        Exception missing =
+                refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9555));
         assertThat(missing.getMessage()).contains("template VMID 9555").contains("is not in the cluster");
     }
 

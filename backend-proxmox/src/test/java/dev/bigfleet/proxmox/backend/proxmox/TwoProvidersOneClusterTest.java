@@ -58,10 +58,13 @@ class TwoProvidersOneClusterTest {
 
             // B holding a stale ref to A's VMID, under either machine id, may not destroy it
             assertThatThrownBy(() -> b.destroy(new VmTarget(idB, "pve1", vmA.vmid()), forMachine(idB)))
-                    .isInstanceOf(BackendException.class).hasMessageContaining("left untouched");
+                    .isInstanceOf(BackendException.class)
+                    .hasMessageContaining("left untouched");
             assertThatThrownBy(() -> b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA)))
-                    .isInstanceOf(BackendException.class).hasMessageContaining("left untouched");
-            assertThat(cluster.sim.vm((int) vmA.vmid())).hasValueSatisfying(v -> assertThat(v.running()).isTrue());
+                    .isInstanceOf(BackendException.class)
+                    .hasMessageContaining("left untouched");
+            assertThat(cluster.sim.vm((int) vmA.vmid()))
+                    .hasValueSatisfying(v -> assertThat(v.running()).isTrue());
 
             a.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA));
             assertThat(a.describeManaged()).isEmpty();

@@ -4,7 +4,6 @@ import static dev.bigfleet.proxmox.conformance.support.States.SPECULATIVE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Expect;
 import dev.bigfleet.proxmox.conformance.support.MachinePool;
 import dev.bigfleet.proxmox.conformance.support.Metadata;
@@ -15,6 +14,7 @@ import dev.bigfleet.proxmox.conformance.support.RequiresCoreTarget;
 import dev.bigfleet.proxmox.conformance.support.Shard;
 import dev.bigfleet.proxmox.conformance.support.Token;
 import dev.bigfleet.proxmox.conformance.support.Transition;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import io.grpc.Status.Code;
 import java.util.HashMap;
@@ -39,9 +39,24 @@ class BadRequestProperties {
     /** One real machine per server, shared by every try: no try may change it. */
     private static final Map<String, String> VICTIM = new HashMap<>();
 
-    enum Flaw { EMPTY_ID, UNKNOWN_ID, NEGATIVE_GRACE, METADATA_ENTRIES, METADATA_BYTES, OVERSIZED_BLOB, NEGATIVE_EPOCH, NEGATIVE_SEQUENCE }
+    enum Flaw {
+        EMPTY_ID,
+        UNKNOWN_ID,
+        NEGATIVE_GRACE,
+        METADATA_ENTRIES,
+        METADATA_BYTES,
+        OVERSIZED_BLOB,
+        NEGATIVE_EPOCH,
+        NEGATIVE_SEQUENCE
+    }
 
-    enum Rpc { GET, CREATE, CONFIGURE, DRAIN, DELETE }
+    enum Rpc {
+        GET,
+        CREATE,
+        CONFIGURE,
+        DRAIN,
+        DELETE
+    }
 
     record BadRequest(Flaw flaw, Rpc rpc, long negative, int extra, boolean withToken) {}
 
@@ -57,7 +72,8 @@ class BadRequestProperties {
     }
 
     @Property(tries = 60)
-    @Label("B1205 for seeded random bad requests, the code is always the expected INVALID_ARGUMENT / NOT_FOUND / UNIMPLEMENTED")
+    @Label(
+            "B1205 for seeded random bad requests, the code is always the expected INVALID_ARGUMENT / NOT_FOUND / UNIMPLEMENTED")
     void badRequestsGetTheExpectedCode(@ForAll("badRequests") BadRequest bad) {
         ProviderClient client = ProviderClient.of(Profile.CORE);
         String victim;
@@ -73,39 +89,47 @@ class BadRequestProperties {
             case EMPTY_ID -> {
                 outcome = send(client, bad.rpc(), "", token);
                 expected = bad.rpc() == Rpc.DELETE
-                        ? new Code[] {Code.INVALID_ARGUMENT, Code.UNIMPLEMENTED} : new Code[] {Code.INVALID_ARGUMENT};
+                        ? new Code[] {Code.INVALID_ARGUMENT, Code.UNIMPLEMENTED}
+                        : new Code[] {Code.INVALID_ARGUMENT};
             }
             case UNKNOWN_ID -> {
                 outcome = send(client, bad.rpc(), "conformance-unknown-" + UUID.randomUUID(), token);
                 expected = bad.rpc() == Rpc.DELETE
-                        ? new Code[] {Code.NOT_FOUND, Code.UNIMPLEMENTED} : new Code[] {Code.NOT_FOUND};
+                        ? new Code[] {Code.NOT_FOUND, Code.UNIMPLEMENTED}
+                        : new Code[] {Code.NOT_FOUND};
             }
             case NEGATIVE_GRACE -> {
                 outcome = client.tryDrain(Requests.drain(victim, bad.negative(), token));
                 expected = new Code[] {Code.INVALID_ARGUMENT};
             }
             case METADATA_ENTRIES -> {
-                outcome = client.tryConfigure(Requests.configure(victim, "b1205",
-                        Metadata.manyKeys(256 + bad.extra() * 10), token));
+                outcome = client.tryConfigure(
+                        Requests.configure(victim, "b1205", Metadata.manyKeys(256 + bad.extra() * 10), token));
                 expected = new Code[] {Code.INVALID_ARGUMENT};
             }
             case METADATA_BYTES -> {
-                outcome = client.tryConfigure(Requests.configure(victim, "b1205",
-                        Metadata.heavy(1 + bad.extra() % 8, 64 * 1024 + 1024 + bad.extra() * 512), token));
+                outcome = client.tryConfigure(Requests.configure(
+                        victim,
+                        "b1205",
+                        Metadata.heavy(1 + bad.extra() % 8, 64 * 1024 + 1024 + bad.extra() * 512),
+                        token));
                 expected = new Code[] {Code.INVALID_ARGUMENT};
             }
             case OVERSIZED_BLOB -> {
                 byte[] blob = new byte[(1 << 20) + 1 + bad.extra() * 1024];
                 outcome = client.tryConfigure(Requests.configure(victim, "b1205", Map.of(), token).toBuilder()
-                        .setBootstrapBlob(ByteString.copyFrom(blob)).build());
+                        .setBootstrapBlob(ByteString.copyFrom(blob))
+                        .build());
                 expected = new Code[] {Code.INVALID_ARGUMENT};
             }
             case NEGATIVE_EPOCH, NEGATIVE_SEQUENCE -> {
                 Token malformed = bad.flaw() == Flaw.NEGATIVE_EPOCH
-                        ? shard.at(bad.negative(), bad.extra()) : shard.at(bad.extra(), bad.negative());
+                        ? shard.at(bad.negative(), bad.extra())
+                        : shard.at(bad.extra(), bad.negative());
                 outcome = send(client, mutation, victim, malformed);
                 expected = mutation == Rpc.DELETE
-                        ? new Code[] {Code.INVALID_ARGUMENT, Code.UNIMPLEMENTED} : new Code[] {Code.INVALID_ARGUMENT};
+                        ? new Code[] {Code.INVALID_ARGUMENT, Code.UNIMPLEMENTED}
+                        : new Code[] {Code.INVALID_ARGUMENT};
             }
             default -> throw new IllegalStateException(bad.flaw().toString());
         }

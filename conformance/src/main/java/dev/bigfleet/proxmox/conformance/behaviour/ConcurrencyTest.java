@@ -49,14 +49,21 @@ class ConcurrencyTest extends CoreConformance {
      * ack in the transitional or target state. Then follows the machine to rest: after the acks it
      * may show the transitional state once and then the target, and must stay there.
      */
-    private Machine burst(String id, Supplier<Outcome<TransitionAck>> call, MachineState transitional, MachineState target) {
+    private Machine burst(
+            String id, Supplier<Outcome<TransitionAck>> call, MachineState transitional, MachineState target) {
         List<Outcome<TransitionAck>> outcomes = Parallel.run(N, i -> call.get());
         for (Outcome<TransitionAck> o : outcomes) {
-            MachineState acked = Expect.ok(o, "one of " + N + " identical parallel calls").getMachine().getState();
+            MachineState acked = Expect.ok(o, "one of " + N + " identical parallel calls")
+                    .getMachine()
+                    .getState();
             assertThat(acked).as("ack state").isIn(transitional, target);
         }
-        Set<String> ops = outcomes.stream().map(o -> o.response().getOperationId()).collect(Collectors.toSet());
-        assertThat(ops).as("operation ids of " + N + " identical parallel calls").hasSize(1).doesNotContain("");
+        Set<String> ops =
+                outcomes.stream().map(o -> o.response().getOperationId()).collect(Collectors.toSet());
+        assertThat(ops)
+                .as("operation ids of " + N + " identical parallel calls")
+                .hasSize(1)
+                .doesNotContain("");
         // acks may arrive out of order, so "once" is judged on the polls that follow them
         Trace trace = new Trace();
         Machine settled = Await.follow(client, id, trace);
@@ -69,18 +76,21 @@ class ConcurrencyTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B401 N parallel identical Creates on one SPECULATIVE machine return one operation_id; it reaches IDLE once")
+    @DisplayName(
+            "B401 N parallel identical Creates on one SPECULATIVE machine return one operation_id; it reaches IDLE once")
     void parallelCreates() {
         String id = freshMachine();
         burst(id, () -> client.tryCreate(Requests.create(id)), CREATING, IDLE);
     }
 
     @Test
-    @DisplayName("B402 N parallel identical Configures (same cluster and metadata) return one operation_id; CONFIGURED once")
+    @DisplayName(
+            "B402 N parallel identical Configures (same cluster and metadata) return one operation_id; CONFIGURED once")
     void parallelConfigures() {
         String id = Steps.idleMachine(client);
         Map<String, String> metadata = Map.of("team", "b402", "empty", "");
-        Machine m = burst(id, () -> client.tryConfigure(Requests.configure(id, "b402", metadata)), CONFIGURING, CONFIGURED);
+        Machine m =
+                burst(id, () -> client.tryConfigure(Requests.configure(id, "b402", metadata)), CONFIGURING, CONFIGURED);
         assertThat(m.getCluster()).isEqualTo("b402");
         Metadata.assertVerbatim(metadata, m.getShardMetadataMap(), "CONFIGURED after the burst");
     }
@@ -95,14 +105,17 @@ class ConcurrencyTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B404 two racing conflicting mutations: at most one succeeds and the machine ends in one well-defined stable state")
+    @DisplayName(
+            "B404 two racing conflicting mutations: at most one succeeds and the machine ends in one well-defined stable state")
     void conflictingMutations() {
         for (int round = 0; round < 3; round++) {
             // Configure vs Delete: both legal from IDLE, mutually exclusive
             String id = Steps.idleMachine(client);
-            List<Outcome<TransitionAck>> race = Parallel.run(2, i -> i == 0
-                    ? client.tryConfigure(Requests.configure(id, "b404-configure"))
-                    : client.tryDelete(Requests.delete(id)));
+            List<Outcome<TransitionAck>> race = Parallel.run(
+                    2,
+                    i -> i == 0
+                            ? client.tryConfigure(Requests.configure(id, "b404-configure"))
+                            : client.tryDelete(Requests.delete(id)));
             Machine end = Await.settled(client, id);
             assertRace(race, end, List.of(CONFIGURED, SPECULATIVE), "Configure vs Delete round " + round);
             if (race.get(0).ok()) {
@@ -117,8 +130,8 @@ class ConcurrencyTest extends CoreConformance {
 
             // Configure to cluster A vs Configure to cluster B
             String other = Steps.idleMachine(client);
-            List<Outcome<TransitionAck>> clusters = Parallel.run(2, i ->
-                    client.tryConfigure(Requests.configure(other, i == 0 ? "b404-a" : "b404-b")));
+            List<Outcome<TransitionAck>> clusters =
+                    Parallel.run(2, i -> client.tryConfigure(Requests.configure(other, i == 0 ? "b404-a" : "b404-b")));
             Machine bound = Await.settled(client, other);
             assertRace(clusters, bound, List.of(CONFIGURED), "Configure A vs Configure B round " + round);
             if (clusters.get(0).ok()) {
@@ -129,7 +142,8 @@ class ConcurrencyTest extends CoreConformance {
         }
     }
 
-    private static void assertRace(List<Outcome<TransitionAck>> race, Machine end, List<MachineState> ends, String what) {
+    private static void assertRace(
+            List<Outcome<TransitionAck>> race, Machine end, List<MachineState> ends, String what) {
         long winners = race.stream().filter(Outcome::ok).count();
         assertThat(winners).as(what + ": successes among " + race).isLessThanOrEqualTo(1);
         for (Outcome<TransitionAck> o : race) {
@@ -138,12 +152,15 @@ class ConcurrencyTest extends CoreConformance {
             }
         }
         if (winners == 1) {
-            assertThat(end.getState()).as(what + ": end state " + States.describe(end)).isIn(ends);
+            assertThat(end.getState())
+                    .as(what + ": end state " + States.describe(end))
+                    .isIn(ends);
         }
     }
 
     @Test
-    @DisplayName("B405 interleaved old-epoch and new-epoch tokens on one machine: the new epoch always wins, the old is always fenced")
+    @DisplayName(
+            "B405 interleaved old-epoch and new-epoch tokens on one machine: the new epoch always wins, the old is always fenced")
     void oldAndNewEpochInterleaved() {
         String id = freshMachine();
         Shard shard = Shard.fresh();
@@ -163,8 +180,11 @@ class ConcurrencyTest extends CoreConformance {
             Expect.fenced(streams.get(1).get(k), "old-epoch token (1," + (1001 + k) + ")");
         }
         Await.state(client, id, IDLE);
-        Expect.ok(client.tryConfigure(Requests.configure(id, "b405", Map.of(), shard.at(2, 100))), "new-epoch Configure");
-        Expect.fenced(client.tryConfigure(Requests.configure(id, "b405", Map.of(), shard.at(1, 5000))), "old-epoch Configure");
+        Expect.ok(
+                client.tryConfigure(Requests.configure(id, "b405", Map.of(), shard.at(2, 100))), "new-epoch Configure");
+        Expect.fenced(
+                client.tryConfigure(Requests.configure(id, "b405", Map.of(), shard.at(1, 5000))),
+                "old-epoch Configure");
         Await.state(client, id, CONFIGURED);
     }
 
@@ -177,8 +197,9 @@ class ConcurrencyTest extends CoreConformance {
             for (int i = 0; i < N; i++) {
                 channels.add(ProviderClient.openChannel(client.target()));
             }
-            List<Outcome<TransitionAck>> outcomes = Parallel.run(N, i ->
-                    ProviderClient.over(client.target(), channels.get(i)).tryCreate(Requests.create(id)));
+            List<Outcome<TransitionAck>> outcomes = Parallel.run(
+                    N,
+                    i -> ProviderClient.over(client.target(), channels.get(i)).tryCreate(Requests.create(id)));
             Set<String> ops = outcomes.stream()
                     .map(o -> Expect.ok(o, "Create over its own connection").getOperationId())
                     .collect(Collectors.toSet());
@@ -197,22 +218,28 @@ class ConcurrencyTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B407 K machines driven to IDLE concurrently each get a distinct operation_id and reach IDLE independently")
+    @DisplayName(
+            "B407 K machines driven to IDLE concurrently each get a distinct operation_id and reach IDLE independently")
     void manyMachinesConcurrently() {
         List<String> ids = MachinePool.claimSpeculative(client, N);
         List<String> ops = Parallel.run(N, i -> {
-            String op = Expect.ok(client.tryCreate(Requests.create(ids.get(i))), "Create " + ids.get(i)).getOperationId();
+            String op = Expect.ok(client.tryCreate(Requests.create(ids.get(i))), "Create " + ids.get(i))
+                    .getOperationId();
             Await.state(client, ids.get(i), IDLE);
             return op;
         });
-        assertThat(ops).as("operation ids of " + N + " machines").doesNotContain("").doesNotHaveDuplicates();
+        assertThat(ops)
+                .as("operation ids of " + N + " machines")
+                .doesNotContain("")
+                .doesNotHaveDuplicates();
         for (String id : ids) {
             assertThat(client.get(id).getState()).as(id).isEqualTo(IDLE);
         }
     }
 
     @Test
-    @DisplayName("B408 every successful ack in a burst of identical retries shows the same target-bound state (no torn snapshot)")
+    @DisplayName(
+            "B408 every successful ack in a burst of identical retries shows the same target-bound state (no torn snapshot)")
     void noTornSnapshots() {
         String id = freshMachine();
         List<Outcome<TransitionAck>> creates = Parallel.run(2 * N, i -> client.tryCreate(Requests.create(id)));
@@ -221,14 +248,16 @@ class ConcurrencyTest extends CoreConformance {
             assertThat(m.getId()).isEqualTo(id);
             assertThat(m.getState()).as("Create ack " + States.describe(m)).isIn(CREATING, IDLE);
             if (m.getState() == IDLE) {
-                assertThat(States.hostSet(m)).as("IDLE ack has its host: " + States.describe(m)).isTrue();
+                assertThat(States.hostSet(m))
+                        .as("IDLE ack has its host: " + States.describe(m))
+                        .isTrue();
             }
         }
         Await.state(client, id, IDLE);
 
         Map<String, String> metadata = Map.of("b408", "torn?", "nul", "\u0000");
-        List<Outcome<TransitionAck>> configures = Parallel.run(2 * N,
-                i -> client.tryConfigure(Requests.configure(id, "b408", metadata)));
+        List<Outcome<TransitionAck>> configures =
+                Parallel.run(2 * N, i -> client.tryConfigure(Requests.configure(id, "b408", metadata)));
         for (Outcome<TransitionAck> o : configures) {
             Machine m = Expect.ok(o, "Configure burst").getMachine();
             assertThat(m.getState()).as("Configure ack " + States.describe(m)).isIn(CONFIGURING, CONFIGURED);
@@ -236,17 +265,21 @@ class ConcurrencyTest extends CoreConformance {
             Metadata.assertVerbatim(metadata, m.getShardMetadataMap(), "Configure ack");
             assertThat(States.hostSet(m)).as("host in Configure ack").isTrue();
         }
-        assertThat(configures.stream().map(o -> o.response().getOperationId()).distinct()).hasSize(1);
+        assertThat(configures.stream().map(o -> o.response().getOperationId()).distinct())
+                .hasSize(1);
         Await.state(client, id, CONFIGURED);
     }
 
     @Test
-    @DisplayName("B409 N parallel identical Deletes on one IDLE machine return one operation_id; it reaches SPECULATIVE once")
+    @DisplayName(
+            "B409 N parallel identical Deletes on one IDLE machine return one operation_id; it reaches SPECULATIVE once")
     void parallelDeletes() {
         String id = Steps.idleMachine(client);
         Outcome<TransitionAck> probe = client.tryDelete(Requests.delete("conformance-unknown-" + UUID.randomUUID()));
         assumeFalse(probe.code() == Status.Code.UNIMPLEMENTED, "provider does not claim the cloud profile (no Delete)");
         Machine m = burst(id, () -> client.tryDelete(Requests.delete(id)), DELETING, SPECULATIVE);
-        assertThat(States.hostEmpty(m)).as("host after Delete: " + States.describe(m)).isTrue();
+        assertThat(States.hostEmpty(m))
+                .as("host after Delete: " + States.describe(m))
+                .isTrue();
     }
 }

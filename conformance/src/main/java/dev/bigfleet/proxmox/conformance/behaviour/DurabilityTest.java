@@ -3,8 +3,7 @@ package dev.bigfleet.proxmox.conformance.behaviour;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.bigfleet.proxmox.conformance.target.RestartableServer;
-import dev.bigfleet.proxmox.conformance.target.Targets;
+import com.google.protobuf.ByteString;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.Expect;
 import dev.bigfleet.proxmox.conformance.support.FaultSelectors;
@@ -15,12 +14,13 @@ import dev.bigfleet.proxmox.conformance.support.Requests;
 import dev.bigfleet.proxmox.conformance.support.Shard;
 import dev.bigfleet.proxmox.conformance.support.States;
 import dev.bigfleet.proxmox.conformance.support.Steps;
+import dev.bigfleet.proxmox.conformance.target.RestartableServer;
+import dev.bigfleet.proxmox.conformance.target.Targets;
 import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineList;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
-import com.google.protobuf.ByteString;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -59,7 +59,8 @@ class DurabilityTest {
         client = ProviderClient.forTarget(server.target());
 
         fenced = MachinePool.claimSpeculative(client);
-        operationsBefore.add(Expect.ok(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 5))), "Create").getOperationId());
+        operationsBefore.add(Expect.ok(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 5))), "Create")
+                .getOperationId());
         Await.state(client, fenced, States.IDLE);
 
         retried = MachinePool.claimSpeculative(client);
@@ -67,13 +68,15 @@ class DurabilityTest {
         operationsBefore.add(retriedOperation);
 
         configured = Steps.idleMachine(client);
-        operationsBefore.add(Steps.configure(client, configured, "durable-cluster", metadata).operationId());
+        operationsBefore.add(
+                Steps.configure(client, configured, "durable-cluster", metadata).operationId());
 
         idle = Steps.idleMachine(client);
 
         interrupted = Steps.idleMachine(client);
-        TransitionAck hanging = Expect.ok(client.tryConfigure(
-                Requests.configure(interrupted, FaultSelectors.CONFIGURE_TIMEOUT, Map.of())), "Configure that hangs");
+        TransitionAck hanging = Expect.ok(
+                client.tryConfigure(Requests.configure(interrupted, FaultSelectors.CONFIGURE_TIMEOUT, Map.of())),
+                "Configure that hangs");
         operationsBefore.add(hanging.getOperationId());
         assertThat(client.get(interrupted).getState()).isEqualTo(MachineState.MACHINE_STATE_CONFIGURING);
 
@@ -86,7 +89,8 @@ class DurabilityTest {
     }
 
     @Test
-    @DisplayName("B1001 after kill and restart on the same state, a not-strictly-newer token is still FAILED_PRECONDITION")
+    @DisplayName(
+            "B1001 after kill and restart on the same state, a not-strictly-newer token is still FAILED_PRECONDITION")
     void fenceMarksSurvive() {
         Expect.fenced(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 5))), "replayed token after restart");
         Expect.fenced(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 4))), "older token after restart");
@@ -103,13 +107,15 @@ class DurabilityTest {
     }
 
     @Test
-    @DisplayName("B1003 after restart, a CONFIGURED machine still reports its cluster and verbatim metadata on Get and List")
+    @DisplayName(
+            "B1003 after restart, a CONFIGURED machine still reports its cluster and verbatim metadata on Get and List")
     void bindingSurvives() {
         Machine got = client.get(configured);
         assertThat(got.getState()).isEqualTo(MachineState.MACHINE_STATE_CONFIGURED);
         assertThat(got.getCluster()).isEqualTo("durable-cluster");
         Metadata.assertVerbatim(metadata, got.getShardMetadataMap(), "Get after restart");
-        Machine listed = client.findInList(configured, MachineState.MACHINE_STATE_CONFIGURED).orElseThrow();
+        Machine listed = client.findInList(configured, MachineState.MACHINE_STATE_CONFIGURED)
+                .orElseThrow();
         Metadata.assertVerbatim(metadata, listed.getShardMetadataMap(), "List(CONFIGURED) after restart");
     }
 
@@ -119,7 +125,9 @@ class DurabilityTest {
         MachineList all = client.listAll();
         Map<String, MachineState> after = new TreeMap<>();
         for (Machine m : all.getMachinesList()) {
-            assertThat(after.put(m.getId(), m.getState())).as("duplicate id %s", m.getId()).isNull();
+            assertThat(after.put(m.getId(), m.getState()))
+                    .as("duplicate id %s", m.getId())
+                    .isNull();
         }
         assertThat(after.keySet()).isEqualTo(inventoryBefore.keySet());
         inventoryBefore.forEach((id, state) -> {
@@ -130,12 +138,15 @@ class DurabilityTest {
     }
 
     @Test
-    @DisplayName("B1005 after restart, cursors and new operation_ids are well-formed and no pre-restart operation_id is reused")
+    @DisplayName(
+            "B1005 after restart, cursors and new operation_ids are well-formed and no pre-restart operation_id is reused")
     void cursorsAndOperationIdsContinue() {
-        MachineList delta = client.list(ListFilter.newBuilder().setSinceRevision(cursorBefore).build());
+        MachineList delta = client.list(
+                ListFilter.newBuilder().setSinceRevision(cursorBefore).build());
         assertThat(delta.getRevision().isEmpty()).isFalse();
         assertThat(delta.getMachinesList()).extracting(Machine::getId).contains(interrupted);
-        MachineList again = client.list(ListFilter.newBuilder().setSinceRevision(delta.getRevision()).build());
+        MachineList again = client.list(
+                ListFilter.newBuilder().setSinceRevision(delta.getRevision()).build());
         assertThat(again.getMachinesList()).extracting(Machine::getId).doesNotContain(configured);
 
         TransitionAck drain = Expect.ok(client.tryDrain(Requests.drain(configured)), "Drain after restart");
@@ -145,7 +156,8 @@ class DurabilityTest {
     }
 
     @Test
-    @DisplayName("B1006 a transition interrupted by the kill comes back FAILED with last_error, or in a clean stable state")
+    @DisplayName(
+            "B1006 a transition interrupted by the kill comes back FAILED with last_error, or in a clean stable state")
     void interruptedTransitionsDoNotHang() {
         Machine m = Await.settled(client, interrupted, Duration.ofSeconds(30));
         assertThat(States.isTransitional(m.getState())).isFalse();
@@ -158,7 +170,8 @@ class DurabilityTest {
     @DisplayName("B1007 after restart, a brand-new shard's first low token is accepted")
     void newShardsStartFresh() {
         Shard brandNew = Shard.fresh();
-        Expect.ok(client.tryConfigure(Requests.configure(idle, "new-shard-cluster", Map.of(), brandNew.at(0, 1))),
+        Expect.ok(
+                client.tryConfigure(Requests.configure(idle, "new-shard-cluster", Map.of(), brandNew.at(0, 1))),
                 "first token of a new shard");
         Expect.notFenced(client.tryCreate(Requests.create(fenced, brandNew.at(0, 1))), "new shard on a fenced machine");
         Await.settled(client, idle);

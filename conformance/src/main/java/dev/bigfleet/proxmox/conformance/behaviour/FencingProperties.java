@@ -2,7 +2,6 @@ package dev.bigfleet.proxmox.conformance.behaviour;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.MachinePool;
 import dev.bigfleet.proxmox.conformance.support.Outcome;
@@ -11,6 +10,7 @@ import dev.bigfleet.proxmox.conformance.support.RequiresCoreTarget;
 import dev.bigfleet.proxmox.conformance.support.Shard;
 import dev.bigfleet.proxmox.conformance.support.Token;
 import dev.bigfleet.proxmox.conformance.support.Transition;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +43,9 @@ class FencingProperties {
                         Arbitraries.longs().between(0, 4),
                         Arbitraries.of(Transition.class))
                 .as((e, s, k) -> new Step(0, 0, e, s, k))
-                .list().ofMinSize(5).ofMaxSize(30);
+                .list()
+                .ofMinSize(5)
+                .ofMaxSize(30);
     }
 
     @Property(tries = 25)
@@ -61,11 +63,14 @@ class FencingProperties {
                         Arbitraries.longs().between(0, 3),
                         Arbitraries.of(Transition.class))
                 .as(Step::new)
-                .list().ofMinSize(8).ofMaxSize(40);
+                .list()
+                .ofMinSize(8)
+                .ofMaxSize(40);
     }
 
     @Property(tries = 25)
-    @Label("B1204 for random fenced mutations from several shards on shared machines, FAILED_PRECONDITION appears only for fencing")
+    @Label(
+            "B1204 for random fenced mutations from several shards on shared machines, FAILED_PRECONDITION appears only for fencing")
     void multiShardFailedPreconditionOnlyForFencing(@ForAll("multiShardStream") List<Step> stream) {
         runAgainstOracle(stream, 3, 2);
     }

@@ -34,21 +34,29 @@ import org.junit.jupiter.api.Test;
 class FencingTest extends CoreConformance {
 
     @Test
-    @DisplayName("B301 a stale token aimed at a machine that does not exist is FAILED_PRECONDITION (fence before not-found)")
+    @DisplayName(
+            "B301 a stale token aimed at a machine that does not exist is FAILED_PRECONDITION (fence before not-found)")
     void fenceBeforeNotFound() {
         String unknown = "conformance-unknown-" + UUID.randomUUID();
         Shard shard = Shard.fresh();
-        Expect.code(client.tryCreate(Requests.create(unknown, shard.at(3, 7))), "first contact on unknown id",
+        Expect.code(
+                client.tryCreate(Requests.create(unknown, shard.at(3, 7))),
+                "first contact on unknown id",
                 Status.Code.NOT_FOUND);
         Expect.fenced(client.tryCreate(Requests.create(unknown, shard.at(3, 7))), "replay on unknown id");
-        Expect.fenced(client.tryConfigure(Requests.configure(unknown, "b301", Map.of(), shard.at(3, 6))), "older on unknown id");
+        Expect.fenced(
+                client.tryConfigure(Requests.configure(unknown, "b301", Map.of(), shard.at(3, 6))),
+                "older on unknown id");
         Expect.fenced(client.tryDrain(Requests.drain(unknown, shard.at(2, 100))), "older epoch on unknown id");
-        Expect.code(client.tryCreate(Requests.create(unknown, shard.at(3, 8))), "newer on unknown id",
+        Expect.code(
+                client.tryCreate(Requests.create(unknown, shard.at(3, 8))),
+                "newer on unknown id",
                 Status.Code.NOT_FOUND);
     }
 
     @Test
-    @DisplayName("B302 marks are per (shard_id, machine_id): other shards and other machines are not fenced, own stale token is")
+    @DisplayName(
+            "B302 marks are per (shard_id, machine_id): other shards and other machines are not fenced, own stale token is")
     void marksArePerShardAndMachine() {
         List<String> ids = List.of(freshMachine(), freshMachine());
         String m1 = ids.get(0);
@@ -66,20 +74,21 @@ class FencingTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B303 on one shard and machine, not-strictly-newer tokens are fenced and newer ones advance the mark lexicographically")
+    @DisplayName(
+            "B303 on one shard and machine, not-strictly-newer tokens are fenced and newer ones advance the mark lexicographically")
     void lexicographicOrder() {
         String id = freshMachine();
         Shard shard = Shard.fresh();
         record Probe(long epoch, long seq, boolean passes) {}
         List<Probe> probes = List.of(
-                new Probe(5, 5, true),     // first contact
-                new Probe(5, 5, false),    // equal
-                new Probe(5, 4, false),    // same epoch, lower sequence
-                new Probe(4, 100, false),  // lower epoch, higher sequence
-                new Probe(5, 6, true),     // same epoch, higher sequence
-                new Probe(6, 0, true),     // higher epoch, low sequence advances
+                new Probe(5, 5, true), // first contact
+                new Probe(5, 5, false), // equal
+                new Probe(5, 4, false), // same epoch, lower sequence
+                new Probe(4, 100, false), // lower epoch, higher sequence
+                new Probe(5, 6, true), // same epoch, higher sequence
+                new Probe(6, 0, true), // higher epoch, low sequence advances
                 new Probe(6, 0, false),
-                new Probe(5, 100, false),  // old epoch is over
+                new Probe(5, 100, false), // old epoch is over
                 new Probe(6, 1, true),
                 new Probe(9, 0, true),
                 new Probe(8, 999, false));
@@ -106,10 +115,14 @@ class FencingTest extends CoreConformance {
                 Expect.fenced(kind.send(client, id, shard.at(1, i)), kind + " with a stale token #" + i);
                 Machine got = client.get(id);
                 assertThat(got.getState()).as("Get during fencing").isEqualTo(IDLE);
-                assertThat(client.findInList(id, IDLE)).as("List(IDLE) during fencing").isPresent();
+                assertThat(client.findInList(id, IDLE))
+                        .as("List(IDLE) during fencing")
+                        .isPresent();
             }
         }
-        assertThat(client.listAll().getMachinesList()).extracting(Machine::getId).contains(id);
+        assertThat(client.listAll().getMachinesList())
+                .extracting(Machine::getId)
+                .contains(id);
     }
 
     @Test
@@ -176,29 +189,36 @@ class FencingTest extends CoreConformance {
         // the shard restarts: epoch 2, sequence starts again
         Expect.ok(client.tryDrain(Requests.drain(id, shard.at(2, 1))), "Drain (2,1)");
         Await.state(client, id, IDLE);
-        Expect.fenced(client.tryConfigure(Requests.configure(id, "b310", Map.of(), shard.at(1, 3))), "pre-restart Configure (1,3)");
-        Expect.fenced(client.tryConfigure(Requests.configure(id, "b310", Map.of(), shard.at(1, 1000))), "pre-restart Configure (1,1000)");
+        Expect.fenced(
+                client.tryConfigure(Requests.configure(id, "b310", Map.of(), shard.at(1, 3))),
+                "pre-restart Configure (1,3)");
+        Expect.fenced(
+                client.tryConfigure(Requests.configure(id, "b310", Map.of(), shard.at(1, 1000))),
+                "pre-restart Configure (1,1000)");
         assertThat(client.get(id).getState()).isEqualTo(IDLE);
         Expect.ok(client.tryConfigure(Requests.configure(id, "b310", Map.of(), shard.at(2, 2))), "Configure (2,2)");
         Await.state(client, id, CONFIGURED);
     }
 
     @Test
-    @DisplayName("B311 a passing token whose operation fails (out of position) still advances the mark, so its replay is fenced")
+    @DisplayName(
+            "B311 a passing token whose operation fails (out of position) still advances the mark, so its replay is fenced")
     void failedOperationAdvancesMark() {
         String id = Steps.idleMachine(client);
         Shard shard = Shard.fresh();
         Token token = shard.at(1, 1);
         Expect.rejected(client.tryDrain(Requests.drain(id, token)), "Drain on IDLE (out of position)");
         Expect.fenced(client.tryDrain(Requests.drain(id, token)), "replay of the out-of-position Drain");
-        Expect.fenced(client.tryConfigure(Requests.configure(id, "b311", Map.of(), token)), "Configure with the same token");
+        Expect.fenced(
+                client.tryConfigure(Requests.configure(id, "b311", Map.of(), token)), "Configure with the same token");
         assertThat(client.get(id).getState()).isEqualTo(IDLE);
         Expect.ok(client.tryConfigure(Requests.configure(id, "b311", Map.of(), shard.at(1, 2))), "Configure (1,2)");
         Await.state(client, id, CONFIGURED);
     }
 
     @Test
-    @DisplayName("B312 for a random stream of tokens on one shard, acceptance equals strictly-greater-than-the-running-maximum")
+    @DisplayName(
+            "B312 for a random stream of tokens on one shard, acceptance equals strictly-greater-than-the-running-maximum")
     void randomStreamMatchesRunningMax() {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
@@ -217,7 +237,9 @@ class FencingTest extends CoreConformance {
                 max = token;
             }
         }
-        assertThat(wrong).as("tokens whose fate differed from the running-maximum oracle (seed " + seed + ")").isEmpty();
+        assertThat(wrong)
+                .as("tokens whose fate differed from the running-maximum oracle (seed " + seed + ")")
+                .isEmpty();
         assertThat(client.get(id).getState()).isEqualTo(IDLE);
     }
 }

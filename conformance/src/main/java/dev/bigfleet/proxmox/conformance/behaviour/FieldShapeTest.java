@@ -42,11 +42,13 @@ class FieldShapeTest extends CoreConformance {
     /** Collects one message per violating machine, so a failure names every offender (up to a few). */
     private static void assertNone(List<String> violations, String rule) {
         assertThat(violations.size() > 10 ? violations.subList(0, 10) : violations)
-                .as(rule + " (" + violations.size() + " violations)").isEmpty();
+                .as(rule + " (" + violations.size() + " violations)")
+                .isEmpty();
     }
 
     @Test
-    @DisplayName("B801 every machine has a real state and a top-level instance_type; no instance-type, zone or capacity-type label")
+    @DisplayName(
+            "B801 every machine has a real state and a top-level instance_type; no instance-type, zone or capacity-type label")
     void stateTypeAndNoHiddenLabels() {
         List<String> violations = new ArrayList<>();
         for (Machine m : inventoryWithEveryStableState()) {
@@ -87,7 +89,8 @@ class FieldShapeTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B803 host empty for SPECULATIVE and set for IDLE/CONFIGURED; cluster empty for SPECULATIVE/IDLE and set for CONFIGURED")
+    @DisplayName(
+            "B803 host empty for SPECULATIVE and set for IDLE/CONFIGURED; cluster empty for SPECULATIVE/IDLE and set for CONFIGURED")
     void hostAndClusterByState() {
         List<String> violations = new ArrayList<>();
         Set<MachineState> seen = new HashSet<>();
@@ -131,7 +134,8 @@ class FieldShapeTest extends CoreConformance {
                     violations.add(m.getId() + ": resources " + r.keySet() + " and allocatable " + a.keySet()
                             + " share no resource name");
                 }
-                if (r.values().stream().anyMatch(String::isBlank) || a.values().stream().anyMatch(String::isBlank)) {
+                if (r.values().stream().anyMatch(String::isBlank)
+                        || a.values().stream().anyMatch(String::isBlank)) {
                     violations.add(m.getId() + ": blank quantity in " + r + " / " + a);
                 }
             }
@@ -147,7 +151,8 @@ class FieldShapeTest extends CoreConformance {
         trace.add(Expect.ok(client.tryCreate(Requests.create(id)), "Create").getMachine());
         Await.follow(client, id, trace);
         listInto(trace, id);
-        trace.add(Expect.ok(client.tryConfigure(Requests.configure(id, "b805")), "Configure").getMachine());
+        trace.add(Expect.ok(client.tryConfigure(Requests.configure(id, "b805")), "Configure")
+                .getMachine());
         Await.follow(client, id, trace);
         listInto(trace, id);
         trace.add(Expect.ok(client.tryDrain(Requests.drain(id)), "Drain").getMachine());
@@ -156,13 +161,18 @@ class FieldShapeTest extends CoreConformance {
         Set<String> providers = new HashSet<>();
         for (Machine m : trace.observed()) {
             if (m.getState() == IDLE || m.getState() == CONFIGURED) {
-                assertThat(States.hostSet(m)).as("host on " + States.describe(m)).isTrue();
+                assertThat(States.hostSet(m))
+                        .as("host on " + States.describe(m))
+                        .isTrue();
             }
             if (m.hasHost() && !m.getHost().getRef().isEmpty()) {
                 providers.add(m.getHost().getProvider());
             }
         }
-        assertThat(providers).as("host.provider values seen through the lifecycle").hasSize(1).doesNotContain("");
+        assertThat(providers)
+                .as("host.provider values seen through the lifecycle")
+                .hasSize(1)
+                .doesNotContain("");
     }
 
     private void listInto(Trace trace, String id) {
@@ -196,13 +206,17 @@ class FieldShapeTest extends CoreConformance {
         String id = Steps.configuredMachine(client, "b807", Map.of("k", "v"));
         Steps.drain(client, id);
         Outcome<TransitionAck> delete = client.tryDelete(Requests.delete(id));
-        assumeFalse(delete.code() == Status.Code.UNIMPLEMENTED, "provider does not claim the cloud profile (no Delete)");
+        assumeFalse(
+                delete.code() == Status.Code.UNIMPLEMENTED, "provider does not claim the cloud profile (no Delete)");
         Expect.ok(delete, "Delete");
         Machine m = Await.state(client, id, SPECULATIVE);
-        assertThat(States.hostEmpty(m)).as("host after Delete: " + States.describe(m)).isTrue();
+        assertThat(States.hostEmpty(m))
+                .as("host after Delete: " + States.describe(m))
+                .isTrue();
         assertThat(m.getCluster()).as("cluster").isEmpty();
         assertThat(m.getShardMetadataMap()).as("shard_metadata").isEmpty();
-        Machine listed = client.findInList(id, SPECULATIVE).orElseThrow(() -> new AssertionError(id + " missing from List"));
+        Machine listed =
+                client.findInList(id, SPECULATIVE).orElseThrow(() -> new AssertionError(id + " missing from List"));
         assertThat(States.hostEmpty(listed)).as("host in List after Delete").isTrue();
     }
 }

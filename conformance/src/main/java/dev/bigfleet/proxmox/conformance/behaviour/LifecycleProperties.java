@@ -4,7 +4,6 @@ import static dev.bigfleet.proxmox.conformance.support.States.CONFIGURED;
 import static dev.bigfleet.proxmox.conformance.support.States.SPECULATIVE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.MachinePool;
 import dev.bigfleet.proxmox.conformance.support.Outcome;
@@ -13,6 +12,7 @@ import dev.bigfleet.proxmox.conformance.support.RequiresCoreTarget;
 import dev.bigfleet.proxmox.conformance.support.States;
 import dev.bigfleet.proxmox.conformance.support.Token;
 import dev.bigfleet.proxmox.conformance.support.Transition;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
@@ -45,7 +45,8 @@ class LifecycleProperties {
      * is not accepted must leave the snapshot untouched.
      */
     @Property(tries = 25)
-    @Label("B1203 for seeded random lifecycle sequences, legal edges succeed, illegal ones are rejected, nothing transitions partially")
+    @Label(
+            "B1203 for seeded random lifecycle sequences, legal edges succeed, illegal ones are rejected, nothing transitions partially")
     void randomSequencesFollowTheModel(@ForAll("operations") List<Transition> operations) {
         ProviderClient client = ProviderClient.of(Profile.CORE);
         String id = MachinePool.claimSpeculative(client);
@@ -57,23 +58,34 @@ class LifecycleProperties {
                 Machine before = client.get(id);
                 assertThat(before.getState()).as(step + ": state before").isEqualTo(model);
                 Outcome<TransitionAck> outcome = op.send(client, id, Token.NONE);
-                assertThat(outcome.fenced()).as(step + ": FAILED_PRECONDITION without a token: " + outcome).isFalse();
+                assertThat(outcome.fenced())
+                        .as(step + ": FAILED_PRECONDITION without a token: " + outcome)
+                        .isFalse();
                 if (model == op.from()) {
                     if (op == Transition.DELETE && outcome.code() == Status.Code.UNIMPLEMENTED) {
                         assertUnchanged(client, id, before, step);
                         continue;
                     }
-                    assertThat(outcome.ok()).as(step + ": legal edge refused: " + outcome).isTrue();
-                    assertThat(outcome.response().getMachine().getState()).as(step + ": ack state")
+                    assertThat(outcome.ok())
+                            .as(step + ": legal edge refused: " + outcome)
+                            .isTrue();
+                    assertThat(outcome.response().getMachine().getState())
+                            .as(step + ": ack state")
                             .isEqualTo(op.transitional());
                     Machine settled = Await.settled(client, id);
-                    assertThat(settled.getState()).as(step + ": settled " + States.describe(settled)).isEqualTo(op.to());
+                    assertThat(settled.getState())
+                            .as(step + ": settled " + States.describe(settled))
+                            .isEqualTo(op.to());
                     model = op.to();
                     assertInvariants(settled, step);
                 } else {
                     if (outcome.ok()) {
-                        assertThat(model).as(step + ": accepted although illegal: " + outcome).isEqualTo(op.to());
-                        assertThat(outcome.response().getMachine().getState()).as(step + ": no-op ack state").isEqualTo(model);
+                        assertThat(model)
+                                .as(step + ": accepted although illegal: " + outcome)
+                                .isEqualTo(op.to());
+                        assertThat(outcome.response().getMachine().getState())
+                                .as(step + ": no-op ack state")
+                                .isEqualTo(model);
                     }
                     assertUnchanged(client, id, before, step);
                 }

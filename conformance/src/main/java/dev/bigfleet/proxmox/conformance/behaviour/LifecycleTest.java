@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 class LifecycleTest extends CoreConformance {
 
     @Test
-    @DisplayName("B101 four full Speculative->Idle->Configured->Idle round trips on one machine leave no binding at Idle")
+    @DisplayName(
+            "B101 four full Speculative->Idle->Configured->Idle round trips on one machine leave no binding at Idle")
     void fourRoundTrips() {
         String id = freshMachine();
         boolean deleteSupported = true;
@@ -44,7 +45,8 @@ class LifecycleTest extends CoreConformance {
                 assertBindingCleared(Steps.create(client, id).settled(), where + " after Create");
             }
             Map<String, String> metadata = Map.of("round", Integer.toString(round), "only-in-" + round, "x");
-            Machine configured = Steps.configure(client, id, "b101-cluster-" + round, metadata).settled();
+            Machine configured = Steps.configure(client, id, "b101-cluster-" + round, metadata)
+                    .settled();
             assertThat(configured.getCluster()).as(where).isEqualTo("b101-cluster-" + round);
             assertThat(configured.getShardMetadataMap()).as(where).isEqualTo(metadata);
             assertBindingCleared(Steps.drain(client, id).settled(), where + " after Drain");
@@ -75,7 +77,9 @@ class LifecycleTest extends CoreConformance {
         TransitionAck ack = Expect.ok(client.tryConfigure(Requests.configure(id, "b103")), "Configure");
         Trace trace = new Trace().add(ack.getMachine());
         Machine settled = Await.follow(client, id, trace);
-        assertThat(trace.transitionalSeen()).as("transitional states seen, trace " + trace).containsOnly(CONFIGURING);
+        assertThat(trace.transitionalSeen())
+                .as("transitional states seen, trace " + trace)
+                .containsOnly(CONFIGURING);
         assertThat(settled.getState()).as("trace " + trace).isEqualTo(CONFIGURED);
     }
 
@@ -86,31 +90,42 @@ class LifecycleTest extends CoreConformance {
         TransitionAck ack = Expect.ok(client.tryDrain(Requests.drain(id)), "Drain");
         Trace trace = new Trace().add(ack.getMachine());
         Machine settled = Await.follow(client, id, trace);
-        assertThat(trace.transitionalSeen()).as("transitional states seen, trace " + trace).containsOnly(DRAINING);
+        assertThat(trace.transitionalSeen())
+                .as("transitional states seen, trace " + trace)
+                .containsOnly(DRAINING);
         assertThat(settled.getState()).as("trace " + trace).isEqualTo(IDLE);
     }
 
     /** The de-duplicated state pairs a Create, Configure, Drain walk may show (polls may miss a transitional state). */
     private static final Set<List<MachineState>> LEGAL_STEPS = Set.of(
-            List.of(SPECULATIVE, CREATING), List.of(SPECULATIVE, IDLE), List.of(CREATING, IDLE),
-            List.of(IDLE, CONFIGURING), List.of(IDLE, CONFIGURED), List.of(CONFIGURING, CONFIGURED),
-            List.of(CONFIGURED, DRAINING), List.of(CONFIGURED, IDLE), List.of(DRAINING, IDLE));
+            List.of(SPECULATIVE, CREATING),
+            List.of(SPECULATIVE, IDLE),
+            List.of(CREATING, IDLE),
+            List.of(IDLE, CONFIGURING),
+            List.of(IDLE, CONFIGURED),
+            List.of(CONFIGURING, CONFIGURED),
+            List.of(CONFIGURED, DRAINING),
+            List.of(CONFIGURED, IDLE),
+            List.of(DRAINING, IDLE));
 
     @Test
-    @DisplayName("B105 the state trace of Create, Configure, Drain moves only along legal edges and skips no stable state")
+    @DisplayName(
+            "B105 the state trace of Create, Configure, Drain moves only along legal edges and skips no stable state")
     void traceFollowsLegalEdges() {
         String id = freshMachine();
         Trace trace = new Trace().add(client.get(id));
         trace.add(Expect.ok(client.tryCreate(Requests.create(id)), "Create").getMachine());
         Await.follow(client, id, trace);
-        trace.add(Expect.ok(client.tryConfigure(Requests.configure(id, "b105")), "Configure").getMachine());
+        trace.add(Expect.ok(client.tryConfigure(Requests.configure(id, "b105")), "Configure")
+                .getMachine());
         Await.follow(client, id, trace);
         trace.add(Expect.ok(client.tryDrain(Requests.drain(id)), "Drain").getMachine());
         Await.follow(client, id, trace);
 
         List<MachineState> states = trace.states();
         for (int i = 1; i < states.size(); i++) {
-            assertThat(LEGAL_STEPS).as("step %s -> %s in trace %s", states.get(i - 1), states.get(i), states)
+            assertThat(LEGAL_STEPS)
+                    .as("step %s -> %s in trace %s", states.get(i - 1), states.get(i), states)
                     .contains(List.of(states.get(i - 1), states.get(i)));
         }
         List<MachineState> stable = states.stream().filter(States::isSettled).toList();
@@ -126,7 +141,9 @@ class LifecycleTest extends CoreConformance {
         Await.follow(client, id, configure);
         for (Machine m : configure.observed()) {
             if (m.getState() == CONFIGURING || m.getState() == CONFIGURED) {
-                assertThat(m.getCluster()).as("cluster in " + States.describe(m)).isEqualTo("b106-cluster");
+                assertThat(m.getCluster())
+                        .as("cluster in " + States.describe(m))
+                        .isEqualTo("b106-cluster");
             }
         }
         assertThat(configure.last().getState()).isEqualTo(CONFIGURED);
@@ -137,7 +154,9 @@ class LifecycleTest extends CoreConformance {
         for (Machine m : drain.observed()) {
             if (m.getState() == DRAINING) {
                 // wire contract: cluster set for CONFIGURING/CONFIGURED/DRAINING
-                assertThat(m.getCluster()).as("cluster while draining " + States.describe(m)).isEqualTo("b106-cluster");
+                assertThat(m.getCluster())
+                        .as("cluster while draining " + States.describe(m))
+                        .isEqualTo("b106-cluster");
             }
         }
         assertThat(idle.getState()).isEqualTo(IDLE);
@@ -145,7 +164,8 @@ class LifecycleTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B107 at rest host is empty for SPECULATIVE and set for IDLE/CONFIGURED; a settled Get never shows a transitional state")
+    @DisplayName(
+            "B107 at rest host is empty for SPECULATIVE and set for IDLE/CONFIGURED; a settled Get never shows a transitional state")
     void hostAtRest() {
         String id = freshMachine();
         assertRest(id, SPECULATIVE);
@@ -160,11 +180,17 @@ class LifecycleTest extends CoreConformance {
     private void assertRest(String id, MachineState expected) {
         for (int i = 0; i < 5; i++) {
             Machine m = client.get(id);
-            assertThat(m.getState()).as("settled Get #" + i + ": " + States.describe(m)).isEqualTo(expected);
+            assertThat(m.getState())
+                    .as("settled Get #" + i + ": " + States.describe(m))
+                    .isEqualTo(expected);
             if (expected == SPECULATIVE) {
-                assertThat(States.hostEmpty(m)).as("host empty for SPECULATIVE: " + States.describe(m)).isTrue();
+                assertThat(States.hostEmpty(m))
+                        .as("host empty for SPECULATIVE: " + States.describe(m))
+                        .isTrue();
             } else {
-                assertThat(States.hostSet(m)).as("host set for " + expected + ": " + States.describe(m)).isTrue();
+                assertThat(States.hostSet(m))
+                        .as("host set for " + expected + ": " + States.describe(m))
+                        .isTrue();
             }
             Await.sleep(Await.POLL_MILLIS);
         }
@@ -193,11 +219,14 @@ class LifecycleTest extends CoreConformance {
     void deleteTransitionalState() {
         String id = Steps.idleMachine(client);
         Outcome<TransitionAck> delete = client.tryDelete(Requests.delete(id));
-        assumeFalse(delete.code() == Status.Code.UNIMPLEMENTED, "provider does not claim the cloud profile (no Delete)");
+        assumeFalse(
+                delete.code() == Status.Code.UNIMPLEMENTED, "provider does not claim the cloud profile (no Delete)");
         Trace trace = new Trace().add(Expect.ok(delete, "Delete").getMachine());
         Machine settled = Await.follow(client, id, trace);
-        assertThat(trace.transitionalSeen()).as("transitional states seen, trace " + trace)
-                .isSubsetOf(EnumSet.of(DELETING)).contains(DELETING);
+        assertThat(trace.transitionalSeen())
+                .as("transitional states seen, trace " + trace)
+                .isSubsetOf(EnumSet.of(DELETING))
+                .contains(DELETING);
         assertThat(settled.getState()).as("trace " + trace).isEqualTo(SPECULATIVE);
     }
 }

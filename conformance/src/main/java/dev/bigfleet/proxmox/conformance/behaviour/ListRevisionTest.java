@@ -48,15 +48,21 @@ class ListRevisionTest extends CoreConformance {
         MachineList all = client.listAll();
         for (MachineState state : List.of(SPECULATIVE, IDLE, CONFIGURED)) {
             MachineList filtered = client.listStates(state);
-            assertThat(filtered.getMachinesList()).extracting(Machine::getState).as("List(" + state + ")").containsOnly(state);
-            Set<String> expected = all.getMachinesList().stream().filter(m -> m.getState() == state)
-                    .map(Machine::getId).collect(Collectors.toSet());
+            assertThat(filtered.getMachinesList())
+                    .extracting(Machine::getState)
+                    .as("List(" + state + ")")
+                    .containsOnly(state);
+            Set<String> expected = all.getMachinesList().stream()
+                    .filter(m -> m.getState() == state)
+                    .map(Machine::getId)
+                    .collect(Collectors.toSet());
             assertThat(ids(filtered)).as("List(" + state + ") vs the full list").isEqualTo(expected);
         }
         MachineList union = client.listStates(IDLE, CONFIGURED);
         Set<String> expected = all.getMachinesList().stream()
                 .filter(m -> m.getState() == IDLE || m.getState() == CONFIGURED)
-                .map(Machine::getId).collect(Collectors.toSet());
+                .map(Machine::getId)
+                .collect(Collectors.toSet());
         assertThat(ids(union)).as("List(IDLE, CONFIGURED)").isEqualTo(expected).contains(idle, configured);
         assertThat(union.getMachinesCount()).as("no machine twice in the union").isEqualTo(expected.size());
     }
@@ -67,17 +73,27 @@ class ListRevisionTest extends CoreConformance {
         int total = client.listAll().getMachinesCount();
         assertThat(total).as("inventory size").isGreaterThan(3);
         for (int cap = 1; cap <= 3; cap++) {
-            MachineList page = client.list(ListFilter.newBuilder().setMaxResults(cap).build());
-            assertThat(page.getMachinesCount()).as("List(max_results=" + cap + ")").isBetween(1, cap);
-            MachineList idle = client.list(ListFilter.newBuilder().setMaxResults(cap).addStates(SPECULATIVE).build());
-            assertThat(idle.getMachinesCount()).as("List(SPECULATIVE, max_results=" + cap + ")").isBetween(1, cap);
+            MachineList page =
+                    client.list(ListFilter.newBuilder().setMaxResults(cap).build());
+            assertThat(page.getMachinesCount())
+                    .as("List(max_results=" + cap + ")")
+                    .isBetween(1, cap);
+            MachineList idle = client.list(ListFilter.newBuilder()
+                    .setMaxResults(cap)
+                    .addStates(SPECULATIVE)
+                    .build());
+            assertThat(idle.getMachinesCount())
+                    .as("List(SPECULATIVE, max_results=" + cap + ")")
+                    .isBetween(1, cap);
         }
         assertThat(client.list(ListFilter.newBuilder().setMaxResults(0).build()).getMachinesCount())
-                .as("List(max_results=0)").isEqualTo(total);
+                .as("List(max_results=0)")
+                .isEqualTo(total);
     }
 
     @Test
-    @DisplayName("B903 the revision changes after a mutation and a delta since the previous cursor contains the mutated machine")
+    @DisplayName(
+            "B903 the revision changes after a mutation and a delta since the previous cursor contains the mutated machine")
     void revisionMovesWithMutation() {
         String id = freshMachine();
         ByteString before = client.listAll().getRevision();
@@ -86,20 +102,32 @@ class ListRevisionTest extends CoreConformance {
         assertThat(after).as("revision after a Create").isNotEqualTo(before);
         MachineList delta = since(before);
         assertThat(ids(delta)).as("delta since the cursor before the Create").contains(id);
-        assertThat(delta.getMachinesList().stream().filter(m -> m.getId().equals(id)).findFirst().orElseThrow().getState())
-                .as("state of the mutated machine in the delta").isEqualTo(IDLE);
+        assertThat(delta.getMachinesList().stream()
+                        .filter(m -> m.getId().equals(id))
+                        .findFirst()
+                        .orElseThrow()
+                        .getState())
+                .as("state of the mutated machine in the delta")
+                .isEqualTo(IDLE);
     }
 
     @Test
     @DisplayName("B904 a delta since the current revision with nothing changed is empty")
     void emptyDelta() {
         ByteString cursor = client.listAll().getRevision();
-        assertThat(since(cursor).getMachinesList()).extracting(Machine::getId).as("delta with nothing changed").isEmpty();
-        assertThat(since(cursor).getMachinesList()).extracting(Machine::getId).as("same delta again").isEmpty();
+        assertThat(since(cursor).getMachinesList())
+                .extracting(Machine::getId)
+                .as("delta with nothing changed")
+                .isEmpty();
+        assertThat(since(cursor).getMachinesList())
+                .extracting(Machine::getId)
+                .as("same delta again")
+                .isEmpty();
     }
 
     @Test
-    @DisplayName("B905 over many mutations every revision differs from the last and a delta from an earlier cursor has every later change")
+    @DisplayName(
+            "B905 over many mutations every revision differs from the last and a delta from an earlier cursor has every later change")
     void deltasAccumulate() {
         List<String> ids = List.of(freshMachine(), freshMachine(), freshMachine());
         List<ByteString> cursors = new ArrayList<>();
@@ -113,7 +141,8 @@ class ListRevisionTest extends CoreConformance {
                 () -> Steps.drain(client, ids.get(0)),
                 () -> Steps.configure(client, ids.get(1), "b905", Map.of()),
                 () -> Steps.configure(client, ids.get(2), "b905", Map.of()));
-        List<String> stepMachine = List.of(ids.get(0), ids.get(1), ids.get(0), ids.get(2), ids.get(0), ids.get(1), ids.get(2));
+        List<String> stepMachine =
+                List.of(ids.get(0), ids.get(1), ids.get(0), ids.get(2), ids.get(0), ids.get(1), ids.get(2));
         for (int i = 0; i < steps.size(); i++) {
             steps.get(i).run();
             changed.add(stepMachine.get(i));
@@ -126,7 +155,9 @@ class ListRevisionTest extends CoreConformance {
             Set<String> delta = ids(since(cursors.get(i)));
             assertThat(delta).as("delta since the cursor taken after step " + i).containsAll(expected);
         }
-        assertThat(ids(since(cursors.get(cursors.size() - 1)))).as("delta since the last cursor").isEmpty();
+        assertThat(ids(since(cursors.get(cursors.size() - 1))))
+                .as("delta since the last cursor")
+                .isEmpty();
     }
 
     @Test
@@ -144,14 +175,16 @@ class ListRevisionTest extends CoreConformance {
         new java.util.Random(906).nextBytes(noise);
         garbage.put("64 random bytes", ByteString.copyFrom(noise));
         for (Map.Entry<String, ByteString> g : garbage.entrySet()) {
-            Outcome<MachineList> outcome = client.tryList(ListFilter.newBuilder().setSinceRevision(g.getValue()).build());
+            Outcome<MachineList> outcome = client.tryList(
+                    ListFilter.newBuilder().setSinceRevision(g.getValue()).build());
             MachineList list = Expect.ok(outcome, "List since " + g.getKey());
             assertThat(ids(list)).as("List since " + g.getKey()).isEqualTo(all);
         }
     }
 
     @Test
-    @DisplayName("B907 paging with max_results and the returned cursors walks the whole set with no duplicate and no gap")
+    @DisplayName(
+            "B907 paging with max_results and the returned cursors walks the whole set with no duplicate and no gap")
     void pagingWalksEverything() {
         Set<String> all = ids(client.listAll());
         for (int cap : new int[] {97, 500}) {
@@ -161,18 +194,23 @@ class ListRevisionTest extends CoreConformance {
             int limit = all.size() / cap + 5;
             while (true) {
                 MachineList page = client.list(filter.build());
-                assertThat(page.getMachinesCount()).as("page " + pages + " size").isLessThanOrEqualTo(cap);
+                assertThat(page.getMachinesCount())
+                        .as("page " + pages + " size")
+                        .isLessThanOrEqualTo(cap);
                 if (page.getMachinesCount() == 0) {
                     break;
                 }
                 page.getMachinesList().forEach(m -> seen.add(m.getId()));
                 filter.setSinceRevision(page.getRevision());
                 pages++;
-                assertThat(pages).as("pages walked with max_results " + cap + " for " + all.size() + " machines")
+                assertThat(pages)
+                        .as("pages walked with max_results " + cap + " for " + all.size() + " machines")
                         .isLessThanOrEqualTo(limit);
             }
             assertThat(seen).as("ids walked with max_results " + cap).doesNotHaveDuplicates();
-            assertThat(new HashSet<>(seen)).as("ids walked with max_results " + cap).isEqualTo(all);
+            assertThat(new HashSet<>(seen))
+                    .as("ids walked with max_results " + cap)
+                    .isEqualTo(all);
         }
     }
 
@@ -182,21 +220,27 @@ class ListRevisionTest extends CoreConformance {
         ByteString cursor = client.listAll().getRevision();
         for (int i = 0; i < 8; i++) {
             Await.sleep(350);
-            assertThat(ids(since(cursor))).as("delta after " + (i + 1) * 350 + " ms of quiet").isEmpty();
+            assertThat(ids(since(cursor)))
+                    .as("delta after " + (i + 1) * 350 + " ms of quiet")
+                    .isEmpty();
         }
         ByteString later = client.listAll().getRevision();
         assertThat(ids(since(later))).as("delta from a fresh cursor").isEmpty();
     }
 
     @Test
-    @DisplayName("B909 a cursor fed back byte-for-byte is accepted; a byte-altered copy gives a full list, not an error")
+    @DisplayName(
+            "B909 a cursor fed back byte-for-byte is accepted; a byte-altered copy gives a full list, not an error")
     void alteredCursor() {
         Set<String> all = ids(client.listAll());
         ByteString cursor = client.listAll().getRevision();
         assertThat(cursor.isEmpty()).as("List returns a non-empty revision").isFalse();
-        MachineList delta = Expect.ok(client.tryList(ListFilter.newBuilder().setSinceRevision(cursor).build()),
+        MachineList delta = Expect.ok(
+                client.tryList(ListFilter.newBuilder().setSinceRevision(cursor).build()),
                 "List since the cursor as returned");
-        assertThat(ids(delta)).as("delta since an untouched cursor (nothing changed)").isEmpty();
+        assertThat(ids(delta))
+                .as("delta since an untouched cursor (nothing changed)")
+                .isEmpty();
 
         byte[] bytes = cursor.toByteArray();
         Set<Integer> positions = new java.util.TreeSet<>(List.of(0, bytes.length / 2, bytes.length - 1));
@@ -206,9 +250,14 @@ class ListRevisionTest extends CoreConformance {
         for (int pos : positions) {
             byte[] altered = bytes.clone();
             altered[pos] ^= (byte) 0xff;
-            MachineList list = Expect.ok(client.tryList(ListFilter.newBuilder()
-                    .setSinceRevision(ByteString.copyFrom(altered)).build()), "List since a cursor altered at byte " + pos);
-            assertThat(ids(list)).as("List since a cursor altered at byte " + pos).isEqualTo(all);
+            MachineList list = Expect.ok(
+                    client.tryList(ListFilter.newBuilder()
+                            .setSinceRevision(ByteString.copyFrom(altered))
+                            .build()),
+                    "List since a cursor altered at byte " + pos);
+            assertThat(ids(list))
+                    .as("List since a cursor altered at byte " + pos)
+                    .isEqualTo(all);
         }
     }
 }

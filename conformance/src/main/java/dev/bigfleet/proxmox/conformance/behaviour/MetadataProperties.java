@@ -2,7 +2,6 @@ package dev.bigfleet.proxmox.conformance.behaviour;
 
 import static dev.bigfleet.proxmox.conformance.support.States.CONFIGURED;
 
-import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.Await;
 import dev.bigfleet.proxmox.conformance.support.Expect;
 import dev.bigfleet.proxmox.conformance.support.Metadata;
@@ -10,6 +9,7 @@ import dev.bigfleet.proxmox.conformance.support.ProviderClient;
 import dev.bigfleet.proxmox.conformance.support.Requests;
 import dev.bigfleet.proxmox.conformance.support.RequiresCoreTarget;
 import dev.bigfleet.proxmox.conformance.support.Steps;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -50,7 +50,8 @@ class MetadataProperties {
     }
 
     @Property(tries = 25)
-    @Label("B1202 for seeded random valid-UTF-8 metadata maps, every Configure round-trips byte-for-byte on the next Get")
+    @Label(
+            "B1202 for seeded random valid-UTF-8 metadata maps, every Configure round-trips byte-for-byte on the next Get")
     void metadataRoundTrips(@ForAll("metadataMaps") Map<String, String> metadata) {
         ProviderClient client = ProviderClient.of(Profile.CORE);
         String id = Steps.idleMachine(client);
@@ -58,7 +59,8 @@ class MetadataProperties {
             TransitionAck ack = Expect.ok(client.tryConfigure(Requests.configure(id, "b1202", metadata)), "Configure");
             Metadata.assertVerbatim(metadata, ack.getMachine().getShardMetadataMap(), "Configure ack");
             Metadata.assertVerbatim(metadata, client.get(id).getShardMetadataMap(), "next Get");
-            Metadata.assertVerbatim(metadata, Await.state(client, id, CONFIGURED).getShardMetadataMap(), "Get once CONFIGURED");
+            Metadata.assertVerbatim(
+                    metadata, Await.state(client, id, CONFIGURED).getShardMetadataMap(), "Get once CONFIGURED");
         } finally {
             Await.settled(client, id); // leave nothing in flight, whatever failed
         }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class MetadataTest extends CoreConformance {
 
     @Test
-    @DisplayName("B501 a 55-entry map with NUL, control bytes, unicode and empty values is echoed byte-for-byte by Get and List")
+    @DisplayName(
+            "B501 a 55-entry map with NUL, control bytes, unicode and empty values is echoed byte-for-byte by Get and List")
     void awkwardMapEchoedVerbatim() {
         Map<String, String> metadata = Metadata.awkward(55);
         assertThat(metadata).hasSize(55);
@@ -42,7 +43,8 @@ class MetadataTest extends CoreConformance {
     }
 
     @Test
-    @DisplayName("B502 metadata and cluster clear when the Drain settles; a later Configure with a disjoint map shows none of the old keys")
+    @DisplayName(
+            "B502 metadata and cluster clear when the Drain settles; a later Configure with a disjoint map shows none of the old keys")
     void drainClearsMetadata() {
         Map<String, String> first = Map.of("old-a", "1", "old-b", "2", "shared-value", "x");
         String id = Steps.configuredMachine(client, "b502-first", first);
@@ -69,7 +71,8 @@ class MetadataTest extends CoreConformance {
             String what = c.getKey() + " (" + Metadata.bytes(c.getValue()) + " bytes)";
             Outcome<TransitionAck> outcome = client.tryConfigure(Requests.configure(id, "b503", c.getValue()));
             if (outcome.ok()) {
-                Metadata.assertVerbatim(c.getValue(), outcome.response().getMachine().getShardMetadataMap(), what + " ack");
+                Metadata.assertVerbatim(
+                        c.getValue(), outcome.response().getMachine().getShardMetadataMap(), what + " ack");
                 Machine settled = Await.state(client, id, CONFIGURED);
                 Metadata.assertVerbatim(c.getValue(), settled.getShardMetadataMap(), what + " Get");
                 Steps.drain(client, id);
@@ -77,7 +80,9 @@ class MetadataTest extends CoreConformance {
                 Expect.code(outcome, what, Status.Code.INVALID_ARGUMENT);
                 Machine after = client.get(id);
                 assertThat(after.getState()).as(what + " refused: state").isEqualTo(IDLE);
-                assertThat(after.getShardMetadataMap()).as(what + " refused: shard_metadata").isEmpty();
+                assertThat(after.getShardMetadataMap())
+                        .as(what + " refused: shard_metadata")
+                        .isEmpty();
                 assertThat(after.getCluster()).as(what + " refused: cluster").isEmpty();
             }
         }
@@ -113,7 +118,8 @@ class MetadataTest extends CoreConformance {
         callers.put("owner", "someone-else");
         callers.put("injected", "yes");
         callers.remove("replicas");
-        Metadata.assertVerbatim(sent, Await.state(client, id, CONFIGURED).getShardMetadataMap(), "after the caller's edit");
+        Metadata.assertVerbatim(
+                sent, Await.state(client, id, CONFIGURED).getShardMetadataMap(), "after the caller's edit");
 
         // the edited map sent again as a retry: accepted as a no-op or refused, but never stored
         Outcome<TransitionAck> retry = client.tryConfigure(Requests.configure(id, "b505", callers));

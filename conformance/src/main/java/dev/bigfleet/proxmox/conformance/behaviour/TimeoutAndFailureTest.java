@@ -39,7 +39,8 @@ class TimeoutAndFailureTest extends FaultConformance {
 
     /** Sends a Configure with a fault selector to a fresh IDLE machine and follows it to rest. */
     private Trace configureWithSelector(String id, String selector) {
-        TransitionAck ack = Expect.ok(client.tryConfigure(Requests.configure(id, selector, METADATA)), "Configure " + selector);
+        TransitionAck ack =
+                Expect.ok(client.tryConfigure(Requests.configure(id, selector, METADATA)), "Configure " + selector);
         Trace trace = new Trace().add(ack.getMachine());
         Await.follow(client, id, trace);
         return trace;
@@ -49,18 +50,22 @@ class TimeoutAndFailureTest extends FaultConformance {
     private Machine failedMachine() {
         String id = Steps.idleMachine(client);
         Trace trace = configureWithSelector(id, FaultSelectors.CONFIGURE_ERROR);
-        assertThat(trace.last().getState()).as("Configure " + FaultSelectors.CONFIGURE_ERROR + ", trace " + trace)
+        assertThat(trace.last().getState())
+                .as("Configure " + FaultSelectors.CONFIGURE_ERROR + ", trace " + trace)
                 .isEqualTo(FAILED);
         return trace.last();
     }
 
     private void assertOnly(Trace trace, MachineState transitional, MachineState end) {
-        assertThat(trace.transitionalSeen()).as("transitional states, trace " + trace).containsOnly(transitional);
+        assertThat(trace.transitionalSeen())
+                .as("transitional states, trace " + trace)
+                .containsOnly(transitional);
         assertThat(trace.states()).as("trace").containsExactly(transitional, end);
     }
 
     @Test
-    @DisplayName("B701 a Configure whose actuator errors ends FAILED with a non-empty last_error, never lingering CONFIGURING")
+    @DisplayName(
+            "B701 a Configure whose actuator errors ends FAILED with a non-empty last_error, never lingering CONFIGURING")
     void configureErrorFails() {
         String id = Steps.idleMachine(client);
         Trace trace = configureWithSelector(id, FaultSelectors.CONFIGURE_ERROR);
@@ -81,13 +86,16 @@ class TimeoutAndFailureTest extends FaultConformance {
     }
 
     @Test
-    @DisplayName("B703 a transition past its timeout ends FAILED with a timeout-shaped last_error, never silently reverting")
+    @DisplayName(
+            "B703 a transition past its timeout ends FAILED with a timeout-shaped last_error, never silently reverting")
     void timeoutFails() {
         String id = Steps.idleMachine(client);
         Trace trace = configureWithSelector(id, FaultSelectors.CONFIGURE_TIMEOUT);
         assertOnly(trace, CONFIGURING, FAILED);
         assertThat(trace.last().getLastError()).as("last_error").containsPattern("(?i)time[ds]?[ -]?out|deadline");
-        assertThat(Await.watch(client, id, Duration.ofMillis(500)).states()).as("after the timeout").containsExactly(FAILED);
+        assertThat(Await.watch(client, id, Duration.ofMillis(500)).states())
+                .as("after the timeout")
+                .containsExactly(FAILED);
     }
 
     @Test
@@ -101,9 +109,13 @@ class TimeoutAndFailureTest extends FaultConformance {
         String lastError = trace.last().getLastError();
         assertThat(lastError).isNotBlank();
         // the late success arrives some time after the timeout: watch well past it
-        Duration watch = toFail.plusSeconds(2).compareTo(Duration.ofSeconds(4)) < 0 ? Duration.ofSeconds(4) : toFail.plusSeconds(2);
+        Duration watch = toFail.plusSeconds(2).compareTo(Duration.ofSeconds(4)) < 0
+                ? Duration.ofSeconds(4)
+                : toFail.plusSeconds(2);
         for (Machine m : Await.watch(client, id, watch).observed()) {
-            assertThat(m.getState()).as("state after the late success: " + States.describe(m)).isEqualTo(FAILED);
+            assertThat(m.getState())
+                    .as("state after the late success: " + States.describe(m))
+                    .isEqualTo(FAILED);
             assertThat(m.getLastError()).isEqualTo(lastError);
         }
     }
@@ -119,7 +131,8 @@ class TimeoutAndFailureTest extends FaultConformance {
             Expect.rejected(kind.send(client, id, Token.NONE), kind + " on FAILED (no token)");
             Expect.rejected(kind.send(client, id, shard.at(1, seq++)), kind + " on FAILED (fresh token)");
         }
-        Expect.rejected(client.tryConfigure(Requests.configure(id, failed.getCluster(), METADATA)),
+        Expect.rejected(
+                client.tryConfigure(Requests.configure(id, failed.getCluster(), METADATA)),
                 "Configure retry with the failed request's own cluster");
         Machine after = client.get(id);
         assertThat(after.getState()).isEqualTo(FAILED);
@@ -127,7 +140,8 @@ class TimeoutAndFailureTest extends FaultConformance {
     }
 
     @Test
-    @DisplayName("B706 a Drain with grace 0 against a failing actuator ends IDLE or FAILED with last_error, never stuck DRAINING")
+    @DisplayName(
+            "B706 a Drain with grace 0 against a failing actuator ends IDLE or FAILED with last_error, never stuck DRAINING")
     void failingDrainNotStuck() {
         String id = Steps.idleMachine(client);
         Steps.configure(client, id, FaultSelectors.DRAIN_ERROR, METADATA);
@@ -154,7 +168,8 @@ class TimeoutAndFailureTest extends FaultConformance {
             assertThat(got.getState()).as("Get #" + i).isEqualTo(FAILED);
             assertThat(got.getLastError()).as("Get #" + i).isEqualTo(failed.getLastError());
             for (Machine listed : List.of(
-                    client.findInList(id, FAILED).orElseThrow(() -> new AssertionError(id + " missing from List(FAILED)")),
+                    client.findInList(id, FAILED)
+                            .orElseThrow(() -> new AssertionError(id + " missing from List(FAILED)")),
                     client.findInList(id).orElseThrow(() -> new AssertionError(id + " missing from List()")))) {
                 assertThat(listed.getState()).as("List #" + i).isEqualTo(FAILED);
                 assertThat(listed.getLastError()).as("List #" + i).isEqualTo(failed.getLastError());
@@ -163,7 +178,8 @@ class TimeoutAndFailureTest extends FaultConformance {
     }
 
     @Test
-    @DisplayName("B708 a machine is not CONFIGURED until its node is ready: CONFIGURING meanwhile, FAILED if readiness never comes")
+    @DisplayName(
+            "B708 a machine is not CONFIGURED until its node is ready: CONFIGURING meanwhile, FAILED if readiness never comes")
     void readinessGate() {
         String id = Steps.idleMachine(client);
         Trace trace = configureWithSelector(id, FaultSelectors.READINESS_BLOCK);

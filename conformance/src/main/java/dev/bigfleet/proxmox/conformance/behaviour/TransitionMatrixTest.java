@@ -59,7 +59,8 @@ class TransitionMatrixTest extends CoreConformance {
     @DisplayName("B202 Configure on a SPECULATIVE machine is rejected and it stays SPECULATIVE")
     void configureOnSpeculative() {
         String id = freshMachine();
-        Expect.rejected(client.tryConfigure(Requests.configure(id, "b202", Map.of("k", "v"))), "Configure on SPECULATIVE");
+        Expect.rejected(
+                client.tryConfigure(Requests.configure(id, "b202", Map.of("k", "v"))), "Configure on SPECULATIVE");
         assertStays(id, SPECULATIVE, "after rejected Configure");
         Machine m = client.get(id);
         assertThat(m.getCluster()).as("cluster").isEmpty();
@@ -79,8 +80,12 @@ class TransitionMatrixTest extends CoreConformance {
         String drainOp = Steps.drain(client, drained).operationId();
         Outcome<TransitionAck> again = client.tryDrain(Requests.drain(drained));
         if (again.ok()) {
-            assertThat(again.response().getOperationId()).as("no-op Drain operation id").isEqualTo(drainOp);
-            assertThat(again.response().getMachine().getState()).as("no-op Drain ack state").isEqualTo(IDLE);
+            assertThat(again.response().getOperationId())
+                    .as("no-op Drain operation id")
+                    .isEqualTo(drainOp);
+            assertThat(again.response().getMachine().getState())
+                    .as("no-op Drain ack state")
+                    .isEqualTo(IDLE);
         } else {
             Expect.rejected(again, "repeat Drain on a drained IDLE machine");
         }
@@ -93,7 +98,9 @@ class TransitionMatrixTest extends CoreConformance {
         String speculative = freshMachine();
         Outcome<TransitionAck> onSpeculative = client.tryDelete(Requests.delete(speculative));
         if (onSpeculative.ok()) {
-            assertThat(onSpeculative.response().getMachine().getState()).as("no-op Delete ack").isEqualTo(SPECULATIVE);
+            assertThat(onSpeculative.response().getMachine().getState())
+                    .as("no-op Delete ack")
+                    .isEqualTo(SPECULATIVE);
         } else {
             Expect.rejected(onSpeculative, "Delete on SPECULATIVE");
         }
@@ -112,7 +119,9 @@ class TransitionMatrixTest extends CoreConformance {
             Await.state(client, deleted, SPECULATIVE);
             Outcome<TransitionAck> again = client.tryDelete(Requests.delete(deleted));
             if (again.ok()) {
-                assertThat(again.response().getOperationId()).as("no-op Delete operation id").isEqualTo(op);
+                assertThat(again.response().getOperationId())
+                        .as("no-op Delete operation id")
+                        .isEqualTo(op);
             } else {
                 Expect.rejected(again, "repeat Delete");
             }
@@ -137,7 +146,9 @@ class TransitionMatrixTest extends CoreConformance {
         cursor = client.listAll().getRevision().toByteArray();
         TransitionAck configure = Expect.ok(
                 client.tryConfigure(Requests.configure(configured, "b205", metadata)), "Configure again on CONFIGURED");
-        assertThat(configure.getMachine().getState()).as("ack of no-op Configure").isEqualTo(CONFIGURED);
+        assertThat(configure.getMachine().getState())
+                .as("ack of no-op Configure")
+                .isEqualTo(CONFIGURED);
         assertStays(configured, CONFIGURED, "after no-op Configure");
         assertUnchanged(configured, before, cursor);
     }
@@ -145,8 +156,14 @@ class TransitionMatrixTest extends CoreConformance {
     private void assertUnchanged(String id, Machine before, byte[] cursor) {
         Machine after = client.get(id);
         assertThat(after).as("snapshot after the no-op").isEqualTo(before);
-        List<String> changed = client.list(ListFilter.newBuilder().setSinceRevision(ByteString.copyFrom(cursor)).build())
-                .getMachinesList().stream().map(Machine::getId).toList();
+        List<String> changed = client
+                .list(ListFilter.newBuilder()
+                        .setSinceRevision(ByteString.copyFrom(cursor))
+                        .build())
+                .getMachinesList()
+                .stream()
+                .map(Machine::getId)
+                .toList();
         assertThat(changed).as("machines changed since just before the no-op").doesNotContain(id);
     }
 
@@ -156,13 +173,17 @@ class TransitionMatrixTest extends CoreConformance {
         String id = freshMachine();
         String createOp = Steps.create(client, id).operationId();
         assertThat(createOp).as("Create operation id").isNotEmpty();
-        assertThat(Expect.ok(client.tryCreate(Requests.create(id)), "Create again").getOperationId())
-                .as("operation id of the no-op Create").isEqualTo(createOp);
+        assertThat(Expect.ok(client.tryCreate(Requests.create(id)), "Create again")
+                        .getOperationId())
+                .as("operation id of the no-op Create")
+                .isEqualTo(createOp);
 
         String configureOp = Steps.configure(client, id, "b206", Map.of()).operationId();
         assertThat(configureOp).as("Configure operation id").isNotEmpty();
-        assertThat(Expect.ok(client.tryConfigure(Requests.configure(id, "b206")), "Configure again").getOperationId())
-                .as("operation id of the no-op Configure").isEqualTo(configureOp);
+        assertThat(Expect.ok(client.tryConfigure(Requests.configure(id, "b206")), "Configure again")
+                        .getOperationId())
+                .as("operation id of the no-op Configure")
+                .isEqualTo(configureOp);
     }
 
     @Test
@@ -173,7 +194,9 @@ class TransitionMatrixTest extends CoreConformance {
         Expect.code(client.tryConfigure(Requests.configure(id, "b207")), "Configure unknown", Status.Code.NOT_FOUND);
         Expect.code(client.tryDrain(Requests.drain(id)), "Drain unknown", Status.Code.NOT_FOUND);
         Expect.code(client.tryGet(id), "Get after the mutations", Status.Code.NOT_FOUND);
-        assertThat(client.listAll().getMachinesList()).extracting(Machine::getId).doesNotContain(id);
+        assertThat(client.listAll().getMachinesList())
+                .extracting(Machine::getId)
+                .doesNotContain(id);
     }
 
     @Test
@@ -181,12 +204,16 @@ class TransitionMatrixTest extends CoreConformance {
     void emptyIdIsInvalid() {
         Expect.code(client.tryGet(""), "Get empty id", Status.Code.INVALID_ARGUMENT);
         Expect.code(client.tryCreate(Requests.create("")), "Create empty id", Status.Code.INVALID_ARGUMENT);
-        Expect.code(client.tryConfigure(Requests.configure("", "b208")), "Configure empty id", Status.Code.INVALID_ARGUMENT);
+        Expect.code(
+                client.tryConfigure(Requests.configure("", "b208")),
+                "Configure empty id",
+                Status.Code.INVALID_ARGUMENT);
         Expect.code(client.tryDrain(Requests.drain("")), "Drain empty id", Status.Code.INVALID_ARGUMENT);
     }
 
     @Test
-    @DisplayName("B209 Configure with more metadata than accepted is echoed verbatim or INVALID_ARGUMENT, never partial")
+    @DisplayName(
+            "B209 Configure with more metadata than accepted is echoed verbatim or INVALID_ARGUMENT, never partial")
     void tooMuchMetadata() {
         String id = Steps.idleMachine(client);
         Map<String, String> huge = Metadata.manyKeys(5000);
@@ -207,7 +234,9 @@ class TransitionMatrixTest extends CoreConformance {
             assertStays(id, IDLE, "after the refused Configure");
             Machine after = client.get(id);
             assertThat(after.getCluster()).as("cluster after refusal").isEmpty();
-            assertThat(after.getShardMetadataMap()).as("shard_metadata after refusal").isEmpty();
+            assertThat(after.getShardMetadataMap())
+                    .as("shard_metadata after refusal")
+                    .isEmpty();
             assertThat(after).as("snapshot after refusal").isEqualTo(before);
         }
     }
@@ -216,8 +245,11 @@ class TransitionMatrixTest extends CoreConformance {
     @DisplayName("B210 Drain with a negative grace period is INVALID_ARGUMENT and the machine stays CONFIGURED")
     void negativeGrace() {
         String id = Steps.configuredMachine(client, "b210", Map.of("k", "v"));
-        Expect.code(client.tryDrain(Requests.drain(id, -1, Token.NONE)), "Drain grace -1", Status.Code.INVALID_ARGUMENT);
-        Expect.code(client.tryDrain(Requests.drain(id, Long.MIN_VALUE, Token.NONE)), "Drain grace MIN",
+        Expect.code(
+                client.tryDrain(Requests.drain(id, -1, Token.NONE)), "Drain grace -1", Status.Code.INVALID_ARGUMENT);
+        Expect.code(
+                client.tryDrain(Requests.drain(id, Long.MIN_VALUE, Token.NONE)),
+                "Drain grace MIN",
                 Status.Code.INVALID_ARGUMENT);
         assertStays(id, CONFIGURED, "after negative-grace Drains");
         assertThat(client.get(id).getCluster()).isEqualTo("b210");
@@ -229,8 +261,12 @@ class TransitionMatrixTest extends CoreConformance {
         String speculative = freshMachine();
         String idle = Steps.idleMachine(client);
         Shard shard = Shard.fresh();
-        List<Token> bad = List.of(shard.at(-1, 0), shard.at(0, -1), shard.at(-1, -1),
-                shard.at(Long.MIN_VALUE, 5), shard.at(5, Long.MIN_VALUE));
+        List<Token> bad = List.of(
+                shard.at(-1, 0),
+                shard.at(0, -1),
+                shard.at(-1, -1),
+                shard.at(Long.MIN_VALUE, 5),
+                shard.at(5, Long.MIN_VALUE));
         List<String> failures = new ArrayList<>();
         for (Token token : bad) {
             for (Transition kind : Transition.values()) {
@@ -243,23 +279,29 @@ class TransitionMatrixTest extends CoreConformance {
                 }
             }
         }
-        assertThat(failures).as("mutations with a negative token part that were not INVALID_ARGUMENT").isEmpty();
+        assertThat(failures)
+                .as("mutations with a negative token part that were not INVALID_ARGUMENT")
+                .isEmpty();
         assertStays(speculative, SPECULATIVE, "after invalid tokens");
         assertStays(idle, IDLE, "after invalid tokens");
     }
 
     @Test
-    @DisplayName("B212 a Configure with int64-max epoch and sequence from a fresh shard is accepted and sets the mark without overflow")
+    @DisplayName(
+            "B212 a Configure with int64-max epoch and sequence from a fresh shard is accepted and sets the mark without overflow")
     void maxToken() {
         String id = Steps.idleMachine(client);
         Shard shard = Shard.fresh();
         Token max = shard.at(Long.MAX_VALUE, Long.MAX_VALUE);
-        TransitionAck ack = Expect.ok(client.tryConfigure(Requests.configure(id, "b212", Map.of(), max)), "Configure at max");
+        TransitionAck ack =
+                Expect.ok(client.tryConfigure(Requests.configure(id, "b212", Map.of(), max)), "Configure at max");
         assertThat(ack.getMachine().getState()).isIn(CONFIGURING, CONFIGURED);
         Await.state(client, id, CONFIGURED);
         // the mark is (MAX, MAX): nothing from this shard can be newer, and no wrap-around lets a low one in
         Expect.fenced(client.tryDrain(Requests.drain(id, max)), "Drain replaying (MAX, MAX)");
-        Expect.fenced(client.tryDrain(Requests.drain(id, shard.at(Long.MAX_VALUE, Long.MAX_VALUE - 1))), "Drain (MAX, MAX-1)");
+        Expect.fenced(
+                client.tryDrain(Requests.drain(id, shard.at(Long.MAX_VALUE, Long.MAX_VALUE - 1))),
+                "Drain (MAX, MAX-1)");
         Expect.fenced(client.tryDrain(Requests.drain(id, shard.at(0, 1))), "Drain (0, 1)");
         Expect.fenced(client.tryDrain(Requests.drain(id, shard.at(1, 0))), "Drain (1, 0)");
         assertStays(id, CONFIGURED, "after fenced Drains");
@@ -275,7 +317,8 @@ class TransitionMatrixTest extends CoreConformance {
             blob[i] = (byte) (i * 31);
         }
         ConfigureRequest request = Requests.configure(id, "b213", Map.of("k", "v")).toBuilder()
-                .setBootstrapBlob(ByteString.copyFrom(blob)).build();
+                .setBootstrapBlob(ByteString.copyFrom(blob))
+                .build();
         assertAcceptedVerbatimOrInvalid(id, request, Map.of("k", "v"));
     }
 
@@ -303,7 +346,11 @@ class TransitionMatrixTest extends CoreConformance {
     void unknownGetAndDelete() {
         String id = unknownId();
         Expect.code(client.tryGet(id), "Get unknown", Status.Code.NOT_FOUND);
-        Expect.code(client.tryDelete(Requests.delete(id)), "Delete unknown", Status.Code.NOT_FOUND, Status.Code.UNIMPLEMENTED);
+        Expect.code(
+                client.tryDelete(Requests.delete(id)),
+                "Delete unknown",
+                Status.Code.NOT_FOUND,
+                Status.Code.UNIMPLEMENTED);
         Expect.code(client.tryGet(id), "Get unknown after Delete", Status.Code.NOT_FOUND);
     }
 }

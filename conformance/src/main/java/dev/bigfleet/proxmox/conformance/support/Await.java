@@ -31,8 +31,8 @@ public final class Await {
                 return last;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("machine " + id + " did not settle within " + timeout
-                        + "; last seen: " + States.describe(last));
+                throw new AssertionError("machine " + id + " did not settle within " + timeout + "; last seen: "
+                        + States.describe(last));
             }
             sleep(POLL_MILLIS);
         }
@@ -56,8 +56,8 @@ public final class Await {
                 return last;
             }
             if (States.isSettled(last.getState())) {
-                throw new AssertionError("machine " + id + " settled in " + last.getState()
-                        + " instead of " + target + "; last seen: " + States.describe(last));
+                throw new AssertionError("machine " + id + " settled in " + last.getState() + " instead of " + target
+                        + "; last seen: " + States.describe(last));
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("machine " + id + " did not reach " + target + " within " + timeout
@@ -81,8 +81,8 @@ public final class Await {
                 return m;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("machine " + id + " did not settle within " + timeout
-                        + "; trace " + trace + ", last seen: " + States.describe(m));
+                throw new AssertionError("machine " + id + " did not settle within " + timeout + "; trace " + trace
+                        + ", last seen: " + States.describe(m));
             }
             sleep(POLL_MILLIS / 2);
         }

@@ -15,8 +15,7 @@ public abstract class CoreConformance {
 
     @BeforeEach
     void requireCoreTarget() {
-        assumeTrue(Targets.of(Profile.CORE).isPresent(),
-                "no core endpoint (set " + Profile.CORE.property() + ")");
+        assumeTrue(Targets.of(Profile.CORE).isPresent(), "no core endpoint (set " + Profile.CORE.property() + ")");
         client = ProviderClient.of(Profile.CORE);
     }
 

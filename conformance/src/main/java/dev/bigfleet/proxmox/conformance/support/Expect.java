@@ -21,8 +21,8 @@ public final class Expect {
 
     public static void rejected(Outcome<?> outcome, String what) {
         if (!outcome.rejected()) {
-            throw new AssertionError(what + ": expected a rejection (an error other than FAILED_PRECONDITION)"
-                    + " but got " + outcome);
+            throw new AssertionError(
+                    what + ": expected a rejection (an error other than FAILED_PRECONDITION)" + " but got " + outcome);
         }
     }
 

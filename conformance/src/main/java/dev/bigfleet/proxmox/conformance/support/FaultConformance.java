@@ -15,8 +15,7 @@ public abstract class FaultConformance {
 
     @BeforeEach
     void requireFaultTarget() {
-        assumeTrue(Targets.of(Profile.FAULT).isPresent(),
-                "no fault endpoint (set " + Profile.FAULT.property() + ")");
+        assumeTrue(Targets.of(Profile.FAULT).isPresent(), "no fault endpoint (set " + Profile.FAULT.property() + ")");
         client = ProviderClient.of(Profile.FAULT);
     }
 }

@@ -44,7 +44,9 @@ public final class MachinePool {
 
     /** A fresh SPECULATIVE machine labelled {@code conformance.fault/create=error} (fault profile). */
     public static synchronized String claimFaultCreate(ProviderClient client) {
-        return claim(client, "fault-create",
+        return claim(
+                client,
+                "fault-create",
                 m -> FAULT_CREATE_ERROR.equals(m.getLabelsMap().get(FAULT_CREATE_LABEL)));
     }
 

@@ -77,7 +77,8 @@ public final class Metadata {
             String got = actual.get(e.getKey());
             if (got == null) {
                 missing.put(e.getKey(), e.getValue());
-            } else if (!Arrays.equals(got.getBytes(StandardCharsets.UTF_8), e.getValue().getBytes(StandardCharsets.UTF_8))) {
+            } else if (!Arrays.equals(
+                    got.getBytes(StandardCharsets.UTF_8), e.getValue().getBytes(StandardCharsets.UTF_8))) {
                 different.put(e.getKey(), "expected " + escape(e.getValue()) + " got " + escape(got));
             }
         }

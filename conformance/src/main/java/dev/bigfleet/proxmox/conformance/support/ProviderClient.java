@@ -50,8 +50,8 @@ public final class ProviderClient {
 
     /** The shared client of a profile's endpoint; callers have already assumed it is present. */
     public static ProviderClient of(Profile profile) {
-        String target = Targets.of(profile)
-                .orElseThrow(() -> new IllegalStateException("no endpoint for profile " + profile));
+        String target =
+                Targets.of(profile).orElseThrow(() -> new IllegalStateException("no endpoint for profile " + profile));
         return forTarget(target);
     }
 
@@ -95,8 +95,7 @@ public final class ProviderClient {
 
     /** A fresh blocking stub with its own deadline (deadlines are absolute, so one per call). */
     public CapacityProviderBlockingStub stub() {
-        return CapacityProviderGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(CALL_DEADLINE_SECONDS, TimeUnit.SECONDS);
+        return CapacityProviderGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_DEADLINE_SECONDS, TimeUnit.SECONDS);
     }
 
     // ---- throwing calls (StatusRuntimeException on any non-OK code) ----
@@ -136,7 +135,9 @@ public final class ProviderClient {
 
     /** The machine's entry in a List filtered by the given states, if it is there. */
     public Optional<Machine> findInList(String id, MachineState... states) {
-        return listStates(states).getMachinesList().stream().filter(m -> m.getId().equals(id)).findFirst();
+        return listStates(states).getMachinesList().stream()
+                .filter(m -> m.getId().equals(id))
+                .findFirst();
     }
 
     /**

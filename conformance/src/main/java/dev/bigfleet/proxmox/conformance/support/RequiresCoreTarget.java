@@ -5,9 +5,9 @@ import dev.bigfleet.proxmox.conformance.target.Targets;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.Optional;
+import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.SkipExecutionHook;
-import net.jqwik.api.lifecycle.LifecycleContext;
 
 /**
  * jqwik counterpart of the Jupiter assumption in {@link CoreConformance}: each property is skipped

@@ -34,7 +34,9 @@ public final class States {
 
     /** host "set": a provider label and a non-empty reference. */
     public static boolean hostSet(Machine m) {
-        return m.hasHost() && !m.getHost().getRef().isEmpty() && !m.getHost().getProvider().isEmpty();
+        return m.hasHost()
+                && !m.getHost().getRef().isEmpty()
+                && !m.getHost().getProvider().isEmpty();
     }
 
     /** host "empty": absent, or both fields empty. */
@@ -49,7 +51,8 @@ public final class States {
             return "<none>";
         }
         return m.getId() + " state=" + m.getState()
-                + " host=" + (m.hasHost() ? m.getHost().getProvider() + "/" + m.getHost().getRef() : "<unset>")
+                + " host="
+                + (m.hasHost() ? m.getHost().getProvider() + "/" + m.getHost().getRef() : "<unset>")
                 + " cluster='" + m.getCluster() + "'"
                 + " metadata=" + m.getShardMetadataCount() + " entries"
                 + (m.getLastError().isEmpty() ? "" : " last_error='" + m.getLastError() + "'");

@@ -25,8 +25,8 @@ public final class Steps {
     }
 
     public static Done configure(ProviderClient client, String id, String cluster, Map<String, String> metadata) {
-        TransitionAck ack = Expect.ok(
-                client.tryConfigure(Requests.configure(id, cluster, metadata)), "Configure " + id);
+        TransitionAck ack =
+                Expect.ok(client.tryConfigure(Requests.configure(id, cluster, metadata)), "Configure " + id);
         return new Done(ack, Await.state(client, id, States.CONFIGURED));
     }
 

@@ -16,7 +16,12 @@ import java.util.Objects;
  * @param cleanupAttempts cleanups tried and failed so far
  * @param cleanupNotBefore when the next cleanup may start
  */
-public record FailureRecord(TransitionKind kind, Instant failedAt, boolean bound, String error, int cleanupAttempts,
+public record FailureRecord(
+        TransitionKind kind,
+        Instant failedAt,
+        boolean bound,
+        String error,
+        int cleanupAttempts,
         Instant cleanupNotBefore) {
     public FailureRecord {
         Objects.requireNonNull(kind, "kind");

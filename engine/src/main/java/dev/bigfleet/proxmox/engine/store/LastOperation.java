@@ -12,8 +12,8 @@ import java.util.Optional;
  * @param deadline when the transition's timeout ends; empty for operations recorded before it was kept
  * @param graceSeconds a Drain's grace period (0 for other kinds)
  */
-public record LastOperation(TransitionKind kind, String operationId, String clusterId, Optional<Instant> deadline,
-        long graceSeconds) {
+public record LastOperation(
+        TransitionKind kind, String operationId, String clusterId, Optional<Instant> deadline, long graceSeconds) {
     public LastOperation {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(operationId, "operationId");

@@ -31,8 +31,14 @@ public record StoreWrite(
     }
 
     /** A write of a machine that is not FAILED. */
-    public StoreWrite(Machine machine, LastOperation lastOperation, List<MarkWrite> marks, String deletedMachineId,
-            long revision, long lastOperationNumber, Runnable afterDurable) {
+    public StoreWrite(
+            Machine machine,
+            LastOperation lastOperation,
+            List<MarkWrite> marks,
+            String deletedMachineId,
+            long revision,
+            long lastOperationNumber,
+            Runnable afterDurable) {
         this(machine, lastOperation, null, marks, deletedMachineId, revision, lastOperationNumber, afterDurable);
     }
 

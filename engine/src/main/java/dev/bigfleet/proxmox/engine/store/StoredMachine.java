@@ -8,7 +8,11 @@ import java.util.Map;
  * One machine as the store holds it: the snapshot, its revision, its last operation, why it is FAILED
  * (null unless it is) and its fence marks.
  */
-public record StoredMachine(Machine machine, long revision, LastOperation lastOperation, FailureRecord failure,
+public record StoredMachine(
+        Machine machine,
+        long revision,
+        LastOperation lastOperation,
+        FailureRecord failure,
         Map<String, FenceMark> marks) {
     public StoredMachine {
         marks = Map.copyOf(marks);

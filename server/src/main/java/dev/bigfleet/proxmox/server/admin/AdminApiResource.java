@@ -35,16 +35,23 @@ public final class AdminApiResource {
 
     @GET
     @Path("machines")
-    public MachinePage machines(@QueryParam("state") String state, @QueryParam("zone") String zone,
-            @QueryParam("instance_type") String instanceType, @QueryParam("q") String text,
-            @QueryParam("sort") String sort, @QueryParam("order") String order,
-            @QueryParam("offset") String offset, @QueryParam("limit") String limit) {
+    public MachinePage machines(
+            @QueryParam("state") String state,
+            @QueryParam("zone") String zone,
+            @QueryParam("instance_type") String instanceType,
+            @QueryParam("q") String text,
+            @QueryParam("sort") String sort,
+            @QueryParam("order") String order,
+            @QueryParam("offset") String offset,
+            @QueryParam("limit") String limit) {
         MachineQuery query;
         try {
             query = MachineQuery.parse(state, zone, instanceType, text, sort, order, offset, limit);
         } catch (IllegalArgumentException e) {
             throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
-                    .type(MediaType.APPLICATION_JSON).entity(Map.of("error", e.getMessage())).build());
+                    .type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of("error", e.getMessage()))
+                    .build());
         }
         return view.machines(query);
     }
@@ -76,7 +83,9 @@ public final class AdminApiResource {
                 n = Math.max(1, Math.min(MachineQuery.MAX_LIMIT, Integer.parseInt(limit.trim())));
             } catch (NumberFormatException e) {
                 throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
-                        .type(MediaType.APPLICATION_JSON).entity(Map.of("error", "limit: not a whole number")).build());
+                        .type(MediaType.APPLICATION_JSON)
+                        .entity(Map.of("error", "limit: not a whole number"))
+                        .build());
             }
         }
         return view.failures(n);

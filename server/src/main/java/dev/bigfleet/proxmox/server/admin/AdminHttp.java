@@ -22,7 +22,8 @@ public final class AdminHttp {
     public void register(ResourceConfig resources) {
         resources.register(MetricsResource.class);
         if (view.isPresent()) {
-            resources.register(AdminApiResource.class)
+            resources
+                    .register(AdminApiResource.class)
                     .register(AdminPageResource.class)
                     .register(GetOnlyFilter.class)
                     .register(JsonMapper.class);

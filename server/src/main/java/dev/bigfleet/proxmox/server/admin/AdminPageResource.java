@@ -25,7 +25,9 @@ public final class AdminPageResource {
     @GET
     public Response index(@Context UriInfo uri) {
         if (!uri.getRequestUri().getRawPath().endsWith("/")) {
-            return Response.status(Response.Status.MOVED_PERMANENTLY).location(URI.create("/admin/")).build();
+            return Response.status(Response.Status.MOVED_PERMANENTLY)
+                    .location(URI.create("/admin/"))
+                    .build();
         }
         return file("index.html");
     }

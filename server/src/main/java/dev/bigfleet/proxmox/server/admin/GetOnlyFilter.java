@@ -17,7 +17,8 @@ public final class GetOnlyFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
-        boolean readOnly = path.equals("api") || path.startsWith("api/") || path.equals("admin") || path.startsWith("admin/");
+        boolean readOnly =
+                path.equals("api") || path.startsWith("api/") || path.equals("admin") || path.startsWith("admin/");
         if (readOnly && !"GET".equals(request.getMethod())) {
             request.abortWith(Response.status(Response.Status.METHOD_NOT_ALLOWED)
                     .header(HttpHeaders.ALLOW, "GET")

@@ -5,14 +5,14 @@ import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
-import dev.bigfleet.proxmox.server.config.BackendConfig;
-import jakarta.inject.Inject;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.ListQuery;
 import dev.bigfleet.proxmox.engine.ListResult;
+import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.metrics.StateClock;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +37,7 @@ import java.util.TreeSet;
 public final class InventoryView {
     /** The cap of one delta answer; a caller that gets {@code more} asks again. */
     static final int MAX_DELTA = 2_000;
+
     static final int MAX_DELTA_IDS = 50;
 
     private final LifecycleEngine engine;
@@ -48,7 +49,11 @@ public final class InventoryView {
     private final IdOrder idOrder = new IdOrder();
 
     @Inject
-    public InventoryView(LifecycleEngine engine, InventoryPlan plan, BackendConfig backendConfig, StateClock clock,
+    public InventoryView(
+            LifecycleEngine engine,
+            InventoryPlan plan,
+            BackendConfig backendConfig,
+            StateClock clock,
             ProxmoxBackend backend) {
         this.engine = engine;
         this.plan = plan;
@@ -71,7 +76,8 @@ public final class InventoryView {
         double cost = 0;
         List<Machine> machines = all();
         for (Machine m : machines) {
-            byZone.computeIfAbsent(m.zone(), z -> new EnumMap<>(MachineState.class)).merge(m.state(), 1, Integer::sum);
+            byZone.computeIfAbsent(m.zone(), z -> new EnumMap<>(MachineState.class))
+                    .merge(m.state(), 1, Integer::sum);
             totals.merge(m.state(), 1, Integer::sum);
             types.add(m.instanceType());
             if (!m.host().isEmpty()) {
@@ -82,10 +88,21 @@ public final class InventoryView {
         List<ZoneStates> zones = new ArrayList<>();
         byZone.forEach((zone, counts) -> {
             Map<String, Integer> states = withAllStates(counts);
-            zones.add(new ZoneStates(zone, states.values().stream().mapToInt(Integer::intValue).sum(), states));
+            zones.add(new ZoneStates(
+                    zone, states.values().stream().mapToInt(Integer::intValue).sum(), states));
         });
-        return new Summary(plan.providerLabel(), backendName, revision, cursor, machines.size(), holding,
-                Math.round(cost * 1e6) / 1e6, withAllStates(totals), zones, List.copyOf(types), stateOrder());
+        return new Summary(
+                plan.providerLabel(),
+                backendName,
+                revision,
+                cursor,
+                machines.size(),
+                holding,
+                Math.round(cost * 1e6) / 1e6,
+                withAllStates(totals),
+                zones,
+                List.copyOf(types),
+                stateOrder());
     }
 
     private static Map<String, Integer> withAllStates(Map<MachineState, Integer> counts) {
@@ -125,9 +142,8 @@ public final class InventoryView {
             }
         }
         if (query.sort() != MachineSort.ID) {
-            Comparator<Ranked> order = numeric(query.sort())
-                    ? Comparator.comparingLong(Ranked::key)
-                    : byField(query.sort());
+            Comparator<Ranked> order =
+                    numeric(query.sort()) ? Comparator.comparingLong(Ranked::key) : byField(query.sort());
             matches.sort((query.descending() ? order.reversed() : order).thenComparingInt(Ranked::rank));
         } else if (query.descending()) {
             Collections.reverse(matches);
@@ -138,8 +154,14 @@ public final class InventoryView {
         for (Ranked m : matches.subList(from, to)) {
             rows.add(row(m.machine(), now));
         }
-        return new MachinePage(matches.size(), from, query.limit(), query.sort().jsonName(),
-                query.descending() ? "desc" : "asc", revision, rows);
+        return new MachinePage(
+                matches.size(),
+                from,
+                query.limit(),
+                query.sort().jsonName(),
+                query.descending() ? "desc" : "asc",
+                revision,
+                rows);
     }
 
     /** Id order needs no sort at all: count the matches, keep only the page's. */
@@ -155,8 +177,14 @@ public final class InventoryView {
                 total++;
             }
         }
-        return new MachinePage(total, Math.min(query.offset(), total), query.limit(), query.sort().jsonName(),
-                query.descending() ? "desc" : "asc", revision, rows);
+        return new MachinePage(
+                total,
+                Math.min(query.offset(), total),
+                query.limit(),
+                query.sort().jsonName(),
+                query.descending() ? "desc" : "asc",
+                revision,
+                rows);
     }
 
     /** A machine, its position in id order (the tie-breaker of every sort) and its numeric sort key. */
@@ -172,8 +200,11 @@ public final class InventoryView {
             // prices are >= 0, where the bit pattern of a double orders like the double
             case PRICE_PER_HOUR -> Double.doubleToLongBits(m.pricePerHour());
             case DENSITY -> densities.of(m).orElse(-1);
-            case TIME_IN_STATE -> clock.of(m.id()).filter(e -> e.state() == m.state())
-                    .map(e -> Duration.between(e.since(), now).toMillis()).orElse(0L);
+            case TIME_IN_STATE ->
+                clock.of(m.id())
+                        .filter(e -> e.state() == m.state())
+                        .map(e -> Duration.between(e.since(), now).toMillis())
+                        .orElse(0L);
             default -> 0;
         };
     }
@@ -193,12 +224,27 @@ public final class InventoryView {
 
     MachineRow row(Machine m, Instant now) {
         OptionalLong density = densities.of(m);
-        StateClock.Entry entered = clock.of(m.id()).filter(e -> e.state() == m.state()).orElse(null);
-        return new MachineRow(m.id(), m.state().name(), m.zone(), m.instanceType(), m.capacityType().name(),
-                m.host().ref(), m.host().node(), m.cluster(), m.pricePerHour(),
-                density.isPresent() ? density.getAsLong() : null, m.allocatable(), m.resources(), m.labels(),
-                m.lastError(), entered == null ? null : entered.since().toString(),
-                entered == null ? null : Math.max(0, Duration.between(entered.since(), now).toSeconds()));
+        StateClock.Entry entered =
+                clock.of(m.id()).filter(e -> e.state() == m.state()).orElse(null);
+        return new MachineRow(
+                m.id(),
+                m.state().name(),
+                m.zone(),
+                m.instanceType(),
+                m.capacityType().name(),
+                m.host().ref(),
+                m.host().node(),
+                m.cluster(),
+                m.pricePerHour(),
+                density.isPresent() ? density.getAsLong() : null,
+                m.allocatable(),
+                m.resources(),
+                m.labels(),
+                m.lastError(),
+                entered == null ? null : entered.since().toString(),
+                entered == null
+                        ? null
+                        : Math.max(0, Duration.between(entered.since(), now).toSeconds()));
     }
 
     public List<OfferingRow> offerings() {
@@ -219,8 +265,16 @@ public final class InventoryView {
         List<OfferingRow> rows = new ArrayList<>();
         for (Offering o : plan.offerings()) {
             int[] c = counts.getOrDefault(o.instanceType() + "\n" + o.zone(), new int[4]);
-            rows.add(new OfferingRow(o.instanceType(), o.zone(), o.capacityType().name(), o.count(), c[0], c[1], c[2],
-                    c[3], plan.prices().priceOf(o.instanceType(), plan.catalog())));
+            rows.add(new OfferingRow(
+                    o.instanceType(),
+                    o.zone(),
+                    o.capacityType().name(),
+                    o.count(),
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3],
+                    plan.prices().priceOf(o.instanceType(), plan.catalog())));
         }
         return rows;
     }
@@ -229,7 +283,11 @@ public final class InventoryView {
         List<InstanceTypeRow> rows = new ArrayList<>();
         for (InstanceType t : plan.catalog().asMap().values()) {
             String source = plan.prices().sourceOf(t.name(), plan.catalog());
-            rows.add(new InstanceTypeRow(t.name(), t.vcpu(), t.memoryMib(), t.templateVmid(),
+            rows.add(new InstanceTypeRow(
+                    t.name(),
+                    t.vcpu(),
+                    t.memoryMib(),
+                    t.templateVmid(),
                     plan.prices().priceOf(t.name(), plan.catalog()),
                     source.equals("override") ? "explicit" : source));
         }
@@ -243,13 +301,17 @@ public final class InventoryView {
             if (!m.host().isEmpty()) {
                 int[] p = placed.computeIfAbsent(m.host().node(), k -> new int[2]);
                 p[0]++;
-                p[1] += plan.catalog().find(m.instanceType()).map(InstanceType::vcpu).orElse(0);
+                p[1] += plan.catalog()
+                        .find(m.instanceType())
+                        .map(InstanceType::vcpu)
+                        .orElse(0);
             }
         }
         List<NodeRow> rows = new ArrayList<>();
         for (NodeStatus n : read.nodes()) {
             int[] p = placed.getOrDefault(n.name(), new int[2]);
-            rows.add(new NodeRow(n.name(), n.online(), n.maxCpu(), p[1], n.usedMemoryBytes(), n.maxMemoryBytes(), p[0]));
+            rows.add(
+                    new NodeRow(n.name(), n.online(), n.maxCpu(), p[1], n.usedMemoryBytes(), n.maxMemoryBytes(), p[0]));
         }
         return new NodeList(rows, read.at().toString(), read.error());
     }
@@ -260,8 +322,9 @@ public final class InventoryView {
         List<Machine> failed = new ArrayList<>(
                 engine.list(new ListQuery(Set.of(MachineState.FAILED), 0, null)).machines());
         // the engine lists by last change, oldest first; the clock knows when each one failed
-        failed.sort(Comparator.comparing((Machine m) -> clock.of(m.id()).map(StateClock.Entry::since)
-                .orElse(Instant.EPOCH)).reversed());
+        failed.sort(Comparator.comparing((Machine m) ->
+                        clock.of(m.id()).map(StateClock.Entry::since).orElse(Instant.EPOCH))
+                .reversed());
         List<MachineRow> rows = new ArrayList<>();
         for (Machine m : failed.subList(0, Math.min(limit, failed.size()))) {
             rows.add(row(m, now));
@@ -283,11 +346,16 @@ public final class InventoryView {
         long revision = engine.revision();
         ListResult delta = engine.list(new ListQuery(Set.of(), MAX_DELTA, since));
         List<String> ids = new ArrayList<>();
-        for (Machine m : delta.machines().subList(0, Math.min(MAX_DELTA_IDS, delta.machines().size()))) {
+        for (Machine m : delta.machines()
+                .subList(0, Math.min(MAX_DELTA_IDS, delta.machines().size()))) {
             ids.add(m.id());
         }
-        return new Changes(encode(delta.revision()), revision, delta.machines().size(),
-                delta.machines().size() == MAX_DELTA, ids);
+        return new Changes(
+                encode(delta.revision()),
+                revision,
+                delta.machines().size(),
+                delta.machines().size() == MAX_DELTA,
+                ids);
     }
 
     private static String encode(byte[] cursor) {

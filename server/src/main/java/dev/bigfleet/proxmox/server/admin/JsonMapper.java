@@ -8,8 +8,8 @@ import jakarta.ws.rs.ext.Provider;
 /** JSON field names in snake_case, as in the wire contract and the metrics. */
 @Provider
 public final class JsonMapper implements ContextResolver<ObjectMapper> {
-    private final ObjectMapper mapper = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+    private final ObjectMapper mapper =
+            new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
     @Override
     public ObjectMapper getContext(Class<?> type) {

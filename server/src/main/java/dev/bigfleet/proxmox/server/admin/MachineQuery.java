@@ -11,8 +11,15 @@ import java.util.Set;
  * Filters, sort order and page of a machine table request, validated. Text search matches a
  * case-insensitive substring of the id, the host ref or the cluster.
  */
-public record MachineQuery(Set<MachineState> states, String zone, String instanceType, String text,
-        MachineSort sort, boolean descending, int offset, int limit) {
+public record MachineQuery(
+        Set<MachineState> states,
+        String zone,
+        String instanceType,
+        String text,
+        MachineSort sort,
+        boolean descending,
+        int offset,
+        int limit) {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 1000;
 
@@ -26,29 +33,45 @@ public record MachineQuery(Set<MachineState> states, String zone, String instanc
      *
      * @param state comma-separated state names, empty for any
      */
-    public static MachineQuery parse(String state, String zone, String instanceType, String text, String sort,
-            String order, String offset, String limit) {
+    public static MachineQuery parse(
+            String state,
+            String zone,
+            String instanceType,
+            String text,
+            String sort,
+            String order,
+            String offset,
+            String limit) {
         EnumSet<MachineState> states = EnumSet.noneOf(MachineState.class);
         for (String s : blank(state).split(",", -1)) {
             if (!s.isBlank()) {
                 try {
                     states.add(MachineState.valueOf(s.trim().toUpperCase(Locale.ROOT)));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("state: \"" + s + "\" is not one of "
-                            + Arrays.toString(MachineState.values()));
+                    throw new IllegalArgumentException(
+                            "state: \"" + s + "\" is not one of " + Arrays.toString(MachineState.values()));
                 }
             }
         }
-        MachineSort by = blank(sort).isEmpty() ? MachineSort.ID : MachineSort.parse(sort)
-                .orElseThrow(() -> new IllegalArgumentException("sort: \"" + sort + "\" is not a column"));
+        MachineSort by = blank(sort).isEmpty()
+                ? MachineSort.ID
+                : MachineSort.parse(sort)
+                        .orElseThrow(() -> new IllegalArgumentException("sort: \"" + sort + "\" is not a column"));
         String o = blank(order).isEmpty() ? "asc" : order.trim().toLowerCase(Locale.ROOT);
         if (!o.equals("asc") && !o.equals("desc")) {
             throw new IllegalArgumentException("order: must be asc or desc");
         }
         int from = number("offset", offset, 0, Integer.MAX_VALUE, 0);
         int size = number("limit", limit, 1, MAX_LIMIT, DEFAULT_LIMIT);
-        return new MachineQuery(states, blank(zone).trim(), blank(instanceType).trim(), blank(text).trim(), by,
-                o.equals("desc"), from, size);
+        return new MachineQuery(
+                states,
+                blank(zone).trim(),
+                blank(instanceType).trim(),
+                blank(text).trim(),
+                by,
+                o.equals("desc"),
+                from,
+                size);
     }
 
     boolean matches(Machine m) {

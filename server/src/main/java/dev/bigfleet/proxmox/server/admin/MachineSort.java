@@ -5,7 +5,16 @@ import java.util.Optional;
 
 /** The columns the machine table sorts by, named as in the JSON. */
 public enum MachineSort {
-    ID, STATE, ZONE, INSTANCE_TYPE, HOST, CLUSTER, PRICE_PER_HOUR, DENSITY, TIME_IN_STATE, LAST_ERROR;
+    ID,
+    STATE,
+    ZONE,
+    INSTANCE_TYPE,
+    HOST,
+    CLUSTER,
+    PRICE_PER_HOUR,
+    DENSITY,
+    TIME_IN_STATE,
+    LAST_ERROR;
 
     public static Optional<MachineSort> parse(String value) {
         try {

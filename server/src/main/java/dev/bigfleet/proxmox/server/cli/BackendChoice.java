@@ -55,8 +55,10 @@ final class BackendChoice {
             throw new ConfigException("--proxmox-backend auto: no backend recognises these settings"
                     + (hints.isEmpty() ? "; pass --proxmox-backend NAME" : "; " + String.join(", or ", hints)));
         }
-        throw new ConfigException("--proxmox-backend auto: backends " + String.join(" and ",
-                claiming.stream().map(LoadedBackend::name).toList()) + " both claim these settings; pass"
+        throw new ConfigException("--proxmox-backend auto: backends "
+                + String.join(
+                        " and ", claiming.stream().map(LoadedBackend::name).toList())
+                + " both claim these settings; pass"
                 + " --proxmox-backend NAME");
     }
 

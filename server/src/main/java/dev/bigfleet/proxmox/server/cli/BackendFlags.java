@@ -40,15 +40,18 @@ final class BackendFlags {
                     OptionSpec.Builder builder = OptionSpec.builder(flag).hidden(true);
                     if (option.isSwitch()) {
                         // typed boolean, so a following flag is never taken for the switch's value
-                        builder.type(Boolean.class).arity("0..1").fallbackValue("true").paramLabel("BOOL");
+                        builder.type(Boolean.class)
+                                .arity("0..1")
+                                .fallbackValue("true")
+                                .paramLabel("BOOL");
                     } else {
                         builder.type(String.class).arity("1").paramLabel("VALUE");
                     }
                     try {
                         spec.addOption(builder.build());
                     } catch (DuplicateOptionAnnotationsException e) {
-                        throw new ConfigException("flag " + flag + " of backend " + backend
-                                + " is already a flag of the provider");
+                        throw new ConfigException(
+                                "flag " + flag + " of backend " + backend + " is already a flag of the provider");
                     }
                     byFlag.put(flag, new Alias(flag, backend, option));
                 }

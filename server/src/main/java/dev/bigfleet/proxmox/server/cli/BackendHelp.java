@@ -10,8 +10,10 @@ final class BackendHelp {
     static String render(Iterable<LoadedBackend> backends) {
         StringBuilder out = new StringBuilder(System.lineSeparator())
                 .append("Backends (select one with --proxmox-backend NAME; give it options with --backend-opt")
-                .append(" KEY=VALUE,").append(System.lineSeparator())
-                .append("a --backend-config JSON file, or the flag shown):").append(System.lineSeparator());
+                .append(" KEY=VALUE,")
+                .append(System.lineSeparator())
+                .append("a --backend-config JSON file, or the flag shown):")
+                .append(System.lineSeparator());
         for (LoadedBackend backend : backends) {
             out.append(System.lineSeparator()).append("  ").append(backend.name());
             if (!backend.description().isEmpty()) {
@@ -24,7 +26,8 @@ final class BackendHelp {
                     out.append("  (").append(String.join(", ", option.flags())).append(')');
                 }
                 out.append(System.lineSeparator()).append("          ").append(option.description());
-                option.defaultValue().ifPresent(d -> out.append(" Default: ").append(d).append('.'));
+                option.defaultValue()
+                        .ifPresent(d -> out.append(" Default: ").append(d).append('.'));
                 if (option.secret()) {
                     out.append(" Secret: never logged or shown.");
                 }

@@ -46,7 +46,9 @@ final class BackendOptionsReader {
     BackendOptions declaredBy(LoadedBackend backend) {
         Assembly a = new Assembly();
         fileValues.forEach((k, v) -> a.putIfDeclared(backend, k, v, fileName + ": " + k));
-        aliasesOf(backend).forEach(s -> a.putIfDeclared(backend, s.alias().option().name(), s.value(), s.alias().flag()));
+        aliasesOf(backend)
+                .forEach(s -> a.putIfDeclared(
+                        backend, s.alias().option().name(), s.value(), s.alias().flag()));
         optValues.forEach((k, v) -> a.putIfDeclared(backend, k, v, BACKEND_OPT + " " + k));
         return a.options();
     }
@@ -68,8 +70,8 @@ final class BackendOptionsReader {
         for (BackendFlags.SetAlias set : aliasesOf(backend)) {
             String key = set.alias().option().name();
             if (optValues.containsKey(key)) {
-                throw new ConfigException(BACKEND_OPT + " " + key + ": also set by " + set.alias().flag()
-                        + "; give it once");
+                throw new ConfigException(
+                        BACKEND_OPT + " " + key + ": also set by " + set.alias().flag() + "; give it once");
             }
         }
         return declaredBy(backend);
@@ -85,15 +87,17 @@ final class BackendOptionsReader {
     }
 
     private List<BackendFlags.SetAlias> aliasesOf(LoadedBackend backend) {
-        return command.aliases().stream().filter(s -> s.backendName().equals(backend.name())).toList();
+        return command.aliases().stream()
+                .filter(s -> s.backendName().equals(backend.name()))
+                .toList();
     }
 
     private static void requireDeclared(LoadedBackend backend, List<String> known, String key, String where)
             throws ConfigException {
         if (!known.contains(key)) {
             throw new ConfigException(where + ": backend " + backend.name() + " has no option \"" + key + "\""
-                    + NearestName.hint(key, known) + (known.isEmpty() ? "; it takes none"
-                            : "; its options: " + String.join(", ", known)));
+                    + NearestName.hint(key, known)
+                    + (known.isEmpty() ? "; it takes none" : "; its options: " + String.join(", ", known)));
         }
     }
 

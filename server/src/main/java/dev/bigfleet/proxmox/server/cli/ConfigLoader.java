@@ -51,14 +51,16 @@ public final class ConfigLoader {
     public static ProviderConfigs load(ParsedCommandLine command) throws ConfigException {
         ProviderFlags f = command.flags();
         String provider = f.provider.trim();
-        if (provider.isEmpty() || provider.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+        if (provider.isEmpty()
+                || provider.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
             throw new ConfigException("--provider: \"" + f.provider + "\" must be non-empty, without spaces");
         }
         // the backend first: the catalog's entries may carry keys it declares
         BackendConfig backend = backend(command);
         InstanceTypeCatalog catalog = f.instanceTypes == null
                 ? InstanceTypeCatalog.builtIn(f.templateVmid)
-                : CatalogFile.load(f.instanceTypes, f.templateVmid, backend.backend().instanceTypeSettings());
+                : CatalogFile.load(
+                        f.instanceTypes, f.templateVmid, backend.backend().instanceTypeSettings());
         PriceList prices = prices(f);
         TransitionTimeouts timeouts = timeouts(f);
         requireNotNegative("--orphan-grace", f.orphanGrace);
@@ -71,16 +73,23 @@ public final class ConfigLoader {
         try {
             Offerings.validate(offerings, catalog);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException((f.offerings == null ? "" : "--offerings " + f.offerings + ": ") + e.getMessage());
+            throw new ConfigException(
+                    (f.offerings == null ? "" : "--offerings " + f.offerings + ": ") + e.getMessage());
         }
         Optional<Path> statePath = f.state.isBlank() ? Optional.empty() : Optional.of(Path.of(f.state.trim()));
         GrpcConfig grpc = new GrpcConfig(f.addr, grpcTls(f), f.reflection);
         HttpConfig http = new HttpConfig(f.metricsAddr.isBlank() ? Optional.empty() : Optional.of(metricsAddress(f)));
-        return new ProviderConfigs(observability(command), backend,
+        return new ProviderConfigs(
+                observability(command),
+                backend,
                 new InventoryConfig(new InventoryPlan(provider, catalog, offerings, prices), f.nodes.names()),
-                timeouts, new OrphanPolicy(f.orphanGrace, f.reapOrphans, timeouts.of(TransitionKind.DELETE)),
+                timeouts,
+                new OrphanPolicy(f.orphanGrace, f.reapOrphans, timeouts.of(TransitionKind.DELETE)),
                 new RecoveryPolicy(f.failedRetention, RecoveryPolicy.DEFAULT_REDRAIN_GRACE_SECONDS),
-                runtime, grpc, http, new StateConfig(statePath));
+                runtime,
+                grpc,
+                http,
+                new StateConfig(statePath));
     }
 
     /** Selects the backend, gathers its options and lets it check them. */

@@ -55,8 +55,8 @@ final class FlagTypes {
     static final class LogFormatConverter implements ITypeConverter<LogFormat> {
         @Override
         public LogFormat convert(String value) {
-            return LogFormat.parse(value).orElseThrow(() ->
-                    new TypeConversionException("\"" + value + "\" is not text or json"));
+            return LogFormat.parse(value)
+                    .orElseThrow(() -> new TypeConversionException("\"" + value + "\" is not text or json"));
         }
     }
 

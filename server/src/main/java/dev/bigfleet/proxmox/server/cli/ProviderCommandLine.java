@@ -42,7 +42,8 @@ public final class ProviderCommandLine {
             if (e.getCause() instanceof TypeConversionException conversion && e.getArgSpec() != null) {
                 throw new ConfigException(name(e.getArgSpec()) + ": " + conversion.getMessage());
             }
-            System.err.println("error: " + usageError(e, cli.getCommandSpec().optionsMap().keySet()) + " (see --help)");
+            System.err.println(
+                    "error: " + usageError(e, cli.getCommandSpec().optionsMap().keySet()) + " (see --help)");
             throw new UsageException(EXIT_USAGE);
         }
         if (cli.isUsageHelpRequested()) {
@@ -63,7 +64,9 @@ public final class ProviderCommandLine {
     /** {@code --plugin-dir} first, so the backends' flags are known before the real parse. */
     private static Optional<Path> pluginDir(String[] args) {
         PluginDirOnly only = new PluginDirOnly();
-        new CommandLine(only).setUnmatchedArgumentsAllowed(true).setUnmatchedOptionsArePositionalParams(true)
+        new CommandLine(only)
+                .setUnmatchedArgumentsAllowed(true)
+                .setUnmatchedOptionsArePositionalParams(true)
                 .parseArgs(args);
         return Optional.ofNullable(only.pluginDir);
     }
@@ -91,9 +94,17 @@ public final class ProviderCommandLine {
             List<String> args = unmatched.getUnmatched();
             Optional<String> flag = args.stream().filter(a -> a.startsWith("-")).findFirst();
             if (flag.isPresent()) {
-                String typed = flag.get().contains("=") ? flag.get().substring(0, flag.get().indexOf('=')) : flag.get();
-                return "unknown flag " + typed + NearestName.to(typed, flags.stream().filter(f -> f.startsWith("--"))
-                        .toList()).map(f -> " (did you mean " + f + "?)").orElse("");
+                String typed = flag.get().contains("=")
+                        ? flag.get().substring(0, flag.get().indexOf('='))
+                        : flag.get();
+                return "unknown flag " + typed
+                        + NearestName.to(
+                                        typed,
+                                        flags.stream()
+                                                .filter(f -> f.startsWith("--"))
+                                                .toList())
+                                .map(f -> " (did you mean " + f + "?)")
+                                .orElse("");
             }
             return "unexpected argument \"" + args.get(0) + "\"";
         }

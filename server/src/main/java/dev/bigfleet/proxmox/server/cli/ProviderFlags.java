@@ -20,72 +20,131 @@ import picocli.CommandLine.Option;
         description = "BigFleet capacity provider for Proxmox VE: serves bigfleet.v1alpha1.CapacityProvider over gRPC.",
         sortOptions = false)
 public final class ProviderFlags {
-    @Option(names = "--addr", paramLabel = "HOST:PORT", converter = FlagTypes.ListenAddressConverter.class,
+    @Option(
+            names = "--addr",
+            paramLabel = "HOST:PORT",
+            converter = FlagTypes.ListenAddressConverter.class,
             description = "gRPC listen address (default :9000).")
     ListenAddress addr = new ListenAddress("", 9000);
 
-    @Option(names = "--provider", description = "Provider label: HostRef.provider and the first part of every slot id (default proxmox).")
+    @Option(
+            names = "--provider",
+            description = "Provider label: HostRef.provider and the first part of every slot id (default proxmox).")
     String provider = "proxmox";
 
-    @Option(names = "--proxmox-backend", paramLabel = "NAME", description = "Backend: proxmox, fake, auto, or any plugin's name (default auto).")
+    @Option(
+            names = "--proxmox-backend",
+            paramLabel = "NAME",
+            description = "Backend: proxmox, fake, auto, or any plugin's name (default auto).")
     String proxmoxBackend = "auto";
 
-    @Option(names = "--backend-opt", paramLabel = "KEY=VALUE", description = "An option of the selected backend (repeatable); see the backends below.")
+    @Option(
+            names = "--backend-opt",
+            paramLabel = "KEY=VALUE",
+            description = "An option of the selected backend (repeatable); see the backends below.")
     List<String> backendOpts = new ArrayList<>();
 
-    @Option(names = "--backend-config", paramLabel = "FILE", description = "JSON object of options of the selected backend; flags win over it.")
+    @Option(
+            names = "--backend-config",
+            paramLabel = "FILE",
+            description = "JSON object of options of the selected backend; flags win over it.")
     Path backendConfig;
 
-    @Option(names = "--nodes", paramLabel = "N1,N2", converter = FlagTypes.NodesConverter.class,
+    @Option(
+            names = "--nodes",
+            paramLabel = "N1,N2",
+            converter = FlagTypes.NodesConverter.class,
             description = "Proxmox node names, each one a zone.")
     NodeList nodes = NodeList.NONE;
 
-    @Option(names = "--default-zone", paramLabel = "ZONE", description = "Without --nodes, default offerings use <zone>-a and <zone>-b (default pve).")
+    @Option(
+            names = "--default-zone",
+            paramLabel = "ZONE",
+            description = "Without --nodes, default offerings use <zone>-a and <zone>-b (default pve).")
     String defaultZone = "pve";
 
     @Option(names = "--offerings", paramLabel = "FILE", description = "JSON array of offerings; default: generated.")
     Path offerings;
 
-    @Option(names = "--seed-count", paramLabel = "N", converter = FlagTypes.PositiveLongConverter.class,
+    @Option(
+            names = "--seed-count",
+            paramLabel = "N",
+            converter = FlagTypes.PositiveLongConverter.class,
             description = "Slots of the default offerings (default 32).")
     long seedCount = 32;
 
-    @Option(names = "--instance-types", paramLabel = "FILE", description = "JSON instance-type catalog; default: built-in pve.*.")
+    @Option(
+            names = "--instance-types",
+            paramLabel = "FILE",
+            description = "JSON instance-type catalog; default: built-in pve.*.")
     Path instanceTypes;
 
-    @Option(names = "--template-vmid", paramLabel = "VMID", converter = FlagTypes.PositiveLongConverter.class,
+    @Option(
+            names = "--template-vmid",
+            paramLabel = "VMID",
+            converter = FlagTypes.PositiveLongConverter.class,
             description = "Template VMID of the built-in catalog (default 9000).")
     long templateVmid = 9000;
 
-    @Option(names = "--prices", paramLabel = "T=USD,...", description = "Price overrides per instance type, USD per hour.")
+    @Option(
+            names = "--prices",
+            paramLabel = "T=USD,...",
+            description = "Price overrides per instance type, USD per hour.")
     String prices = "";
 
-    @Option(names = "--price-per-vcpu-hour", paramLabel = "USD", converter = FlagTypes.PriceConverter.class,
+    @Option(
+            names = "--price-per-vcpu-hour",
+            paramLabel = "USD",
+            converter = FlagTypes.PriceConverter.class,
             description = "Synthetic price per vCPU-hour (default 0.0030).")
     double pricePerVcpuHour = 0.0030;
 
-    @Option(names = "--price-per-gib-hour", paramLabel = "USD", converter = FlagTypes.PriceConverter.class,
+    @Option(
+            names = "--price-per-gib-hour",
+            paramLabel = "USD",
+            converter = FlagTypes.PriceConverter.class,
             description = "Synthetic price per GiB-hour (default 0.0008).")
     double pricePerGibHour = 0.0008;
 
-    @Option(names = "--reconcile-interval", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--reconcile-interval",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "Background reconcile period; 0 = off (default 2m).")
     Duration reconcileInterval = Duration.ofMinutes(2);
 
-    @Option(names = "--state", paramLabel = "PATH", description = "SQLite state database; empty keeps state in memory (lost on restart).")
+    @Option(
+            names = "--state",
+            paramLabel = "PATH",
+            description = "SQLite state database; empty keeps state in memory (lost on restart).")
     String state = "";
 
-    @Option(names = "--metrics-addr", paramLabel = "HOST:PORT", description = "HTTP address for /healthz, /readyz, /metrics, /admin/ and /api/v1/; empty disables (default :9090).")
+    @Option(
+            names = "--metrics-addr",
+            paramLabel = "HOST:PORT",
+            description =
+                    "HTTP address for /healthz, /readyz, /metrics, /admin/ and /api/v1/; empty disables (default :9090).")
     String metricsAddr = ":9090";
 
-    @Option(names = "--admin-ui", arity = "0..1", fallbackValue = "true", description = "Serve the read-only admin page and its JSON API on --metrics-addr (default true).")
+    @Option(
+            names = "--admin-ui",
+            arity = "0..1",
+            fallbackValue = "true",
+            description = "Serve the read-only admin page and its JSON API on --metrics-addr (default true).")
     boolean adminUi = true;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT", converter = FlagTypes.LogFormatConverter.class,
+    @Option(
+            names = "--log-format",
+            paramLabel = "FORMAT",
+            converter = FlagTypes.LogFormatConverter.class,
             description = "Log lines on stderr: text or json (default text).")
     LogFormat logFormat = LogFormat.TEXT;
 
-    @Option(names = "--reflection", arity = "0..1", fallbackValue = "true", description = "Register gRPC server reflection (default true).")
+    @Option(
+            names = "--reflection",
+            arity = "0..1",
+            fallbackValue = "true",
+            description = "Register gRPC server reflection (default true).")
     boolean reflection = true;
 
     @Option(names = "--tls-cert", paramLabel = "FILE", description = "gRPC server certificate (PEM).")
@@ -94,45 +153,80 @@ public final class ProviderFlags {
     @Option(names = "--tls-key", paramLabel = "FILE", description = "gRPC server private key (PEM).")
     Path tlsKey;
 
-    @Option(names = "--tls-ca", paramLabel = "FILE", description = "Client CA (PEM): require and verify client certificates.")
+    @Option(
+            names = "--tls-ca",
+            paramLabel = "FILE",
+            description = "Client CA (PEM): require and verify client certificates.")
     Path tlsCa;
 
-    @Option(names = "--transition-timeout", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--transition-timeout",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "Sets all four transition timeouts.")
     Duration transitionTimeout;
 
-    @Option(names = "--create-timeout", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--create-timeout",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "Create timeout (default 8m).")
     Duration createTimeout;
 
-    @Option(names = "--configure-timeout", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--configure-timeout",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "Configure timeout (default 8m).")
     Duration configureTimeout;
 
-    @Option(names = "--drain-timeout", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--drain-timeout",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "Drain timeout (default 15m).")
     Duration drainTimeout;
 
-    @Option(names = "--delete-timeout", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--delete-timeout",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "Delete timeout (default 8m).")
     Duration deleteTimeout;
 
-    @Option(names = "--orphan-grace", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--orphan-grace",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "How long a VM without a live machine is kept before it is destroyed (default 10m).")
     Duration orphanGrace = Duration.ofMinutes(10);
 
-    @Option(names = "--failed-retention", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
-            description = "How long a FAILED machine stays as it is before it is cleaned up and its slot freed; 0 keeps it (default 30m).")
+    @Option(
+            names = "--failed-retention",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
+            description =
+                    "How long a FAILED machine stays as it is before it is cleaned up and its slot freed; 0 keeps it (default 30m).")
     Duration failedRetention = Duration.ofMinutes(30);
 
-    @Option(names = "--reap-orphans", arity = "0..1", fallbackValue = "true", description = "Destroy orphan VMs after --orphan-grace; false only logs them (default true).")
+    @Option(
+            names = "--reap-orphans",
+            arity = "0..1",
+            fallbackValue = "true",
+            description = "Destroy orphan VMs after --orphan-grace; false only logs them (default true).")
     boolean reapOrphans = true;
 
-    @Option(names = "--shutdown-grace", paramLabel = "DURATION", converter = FlagTypes.GoDurationConverter.class,
+    @Option(
+            names = "--shutdown-grace",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
             description = "How long in-flight RPCs may finish on SIGTERM (default 10s).")
     Duration shutdownGrace = Duration.ofSeconds(10);
 
-    @Option(names = PLUGIN_DIR, paramLabel = "DIR", description = "Directory of backend plugins: jars, or directories of jars.")
+    @Option(
+            names = PLUGIN_DIR,
+            paramLabel = "DIR",
+            description = "Directory of backend plugins: jars, or directories of jars.")
     Path pluginDir;
 
     static final String PLUGIN_DIR = "--plugin-dir";

@@ -24,8 +24,8 @@ public final class BackendConfigFile {
         for (Map.Entry<String, JsonNode> e : object.properties()) {
             JsonNode v = e.getValue();
             if (!v.isTextual() && !v.isNumber() && !v.isBoolean()) {
-                throw new ConfigException(FLAG + " " + path + ": \"" + e.getKey()
-                        + "\" must be a string, a number or a boolean");
+                throw new ConfigException(
+                        FLAG + " " + path + ": \"" + e.getKey() + "\" must be a string, a number or a boolean");
             }
             values.put(e.getKey(), v.asText());
         }

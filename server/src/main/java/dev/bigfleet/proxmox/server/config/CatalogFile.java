@@ -30,8 +30,8 @@ public final class CatalogFile {
     /** @param backendKeys the keys the selected backend reads from an entry */
     public static InstanceTypeCatalog load(Path path, long defaultTemplateVmid, List<String> backendKeys)
             throws ConfigException {
-        LinkedHashMap<String, JsonNode> entries = JsonFiles.read(FLAG, path,
-                new TypeReference<LinkedHashMap<String, JsonNode>>() {});
+        LinkedHashMap<String, JsonNode> entries =
+                JsonFiles.read(FLAG, path, new TypeReference<LinkedHashMap<String, JsonNode>>() {});
         if (entries.isEmpty()) {
             throw new ConfigException(FLAG + " " + path + ": the catalog has no instance types");
         }
@@ -70,8 +70,8 @@ public final class CatalogFile {
             if (template < 0) {
                 throw new ConfigException(where + ": template_vmid must be > 0");
             }
-            types.add(new InstanceType(name, (int) vcpu, memory, template == 0 ? defaultTemplateVmid : template,
-                    settings));
+            types.add(new InstanceType(
+                    name, (int) vcpu, memory, template == 0 ? defaultTemplateVmid : template, settings));
         }
         return new InstanceTypeCatalog(types);
     }

@@ -1,14 +1,14 @@
 package dev.bigfleet.proxmox.server.config;
 
-import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -52,14 +52,19 @@ final class JsonFiles {
             }
             return value;
         } catch (UnrecognizedPropertyException e) {
-            List<String> known = e.getKnownPropertyIds().stream().map(Object::toString).sorted().toList();
+            List<String> known = e.getKnownPropertyIds().stream()
+                    .map(Object::toString)
+                    .sorted()
+                    .toList();
             String entry = entryOf(e, entryNoun);
-            throw new ConfigException(flag + " " + path + ": " + (entry.isEmpty() ? "" : entry + ": ") + "unknown key \""
-                    + e.getPropertyName() + "\"" + NearestName.hint(e.getPropertyName(), known));
+            throw new ConfigException(flag + " " + path + ": " + (entry.isEmpty() ? "" : entry + ": ")
+                    + "unknown key \"" + e.getPropertyName() + "\"" + NearestName.hint(e.getPropertyName(), known));
         } catch (JsonProcessingException e) {
             // the parser's own message quotes the file's text, which may hold a secret: say where, not what
-            String where = e.getLocation() == null ? ""
-                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
             throw new ConfigException(flag + " " + path + ": invalid JSON" + where + ": " + problem(e));
         } catch (IOException e) {
             throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
@@ -73,7 +78,10 @@ final class JsonFiles {
         for (int i = 0; i < path.size() - 1; i++) {
             var r = path.get(i);
             out.append(out.length() == 0 ? "" : " ")
-                    .append(r.getFieldName() != null ? "\"" + r.getFieldName() + "\"" : entryNoun + " #" + (r.getIndex() + 1));
+                    .append(
+                            r.getFieldName() != null
+                                    ? "\"" + r.getFieldName() + "\""
+                                    : entryNoun + " #" + (r.getIndex() + 1));
         }
         return out.toString();
     }

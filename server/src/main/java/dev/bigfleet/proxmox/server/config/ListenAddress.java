@@ -10,7 +10,8 @@ public record ListenAddress(String host, int port) {
         String v = value.trim();
         int colon = v.lastIndexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("\"" + value + "\" is not host:port (for example :9000 or 127.0.0.1:9000)");
+            throw new IllegalArgumentException(
+                    "\"" + value + "\" is not host:port (for example :9000 or 127.0.0.1:9000)");
         }
         String host = v.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {

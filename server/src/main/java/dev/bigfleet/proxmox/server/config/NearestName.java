@@ -15,7 +15,8 @@ public final class NearestName {
         LevenshteinDistance distance = new LevenshteinDistance(limit);
         return known.stream()
                 .filter(k -> distance.apply(typed, k) >= 0)
-                .min(Comparator.comparingInt((String k) -> distance.apply(typed, k)).thenComparing(k -> k));
+                .min(Comparator.comparingInt((String k) -> distance.apply(typed, k))
+                        .thenComparing(k -> k));
     }
 
     /** {@code " (did you mean \"x\"?)"}, or the empty string. */

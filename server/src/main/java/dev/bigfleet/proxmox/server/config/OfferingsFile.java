@@ -1,10 +1,10 @@
 package dev.bigfleet.proxmox.server.config;
 
-import dev.bigfleet.proxmox.server.startup.ConfigException;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.Offering;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,15 @@
 package dev.bigfleet.proxmox.server.grpc;
 
+import com.google.protobuf.ByteString;
 import dev.bigfleet.proxmox.api.FenceToken;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.engine.Failures;
+import dev.bigfleet.proxmox.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.engine.ListQuery;
+import dev.bigfleet.proxmox.engine.ListResult;
+import dev.bigfleet.proxmox.engine.MutationRequest;
+import dev.bigfleet.proxmox.engine.RejectedException;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.ConfigureRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
@@ -12,14 +19,6 @@ import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineList;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineRef;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
-import dev.bigfleet.proxmox.engine.Accepted;
-import dev.bigfleet.proxmox.engine.Failures;
-import dev.bigfleet.proxmox.engine.LifecycleEngine;
-import dev.bigfleet.proxmox.engine.ListQuery;
-import dev.bigfleet.proxmox.engine.ListResult;
-import dev.bigfleet.proxmox.engine.MutationRequest;
-import dev.bigfleet.proxmox.engine.RejectedException;
-import com.google.protobuf.ByteString;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -60,25 +59,40 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
 
     @Override
     public void create(CreateRequest r, StreamObserver<TransitionAck> out) {
-        mutate(MutationRequest.create(r.getMachineId(), token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber())), out);
+        mutate(
+                MutationRequest.create(
+                        r.getMachineId(), token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber())),
+                out);
     }
 
     @Override
     public void configure(ConfigureRequest r, StreamObserver<TransitionAck> out) {
-        mutate(MutationRequest.configure(r.getMachineId(),
-                token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber()),
-                r.getClusterId(), r.getBootstrapBlob().toByteArray(), r.getShardMetadataMap()), out);
+        mutate(
+                MutationRequest.configure(
+                        r.getMachineId(),
+                        token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber()),
+                        r.getClusterId(),
+                        r.getBootstrapBlob().toByteArray(),
+                        r.getShardMetadataMap()),
+                out);
     }
 
     @Override
     public void drain(DrainRequest r, StreamObserver<TransitionAck> out) {
-        mutate(MutationRequest.drain(r.getMachineId(), token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber()),
-                r.getGracePeriodSeconds()), out);
+        mutate(
+                MutationRequest.drain(
+                        r.getMachineId(),
+                        token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber()),
+                        r.getGracePeriodSeconds()),
+                out);
     }
 
     @Override
     public void delete(DeleteRequest r, StreamObserver<TransitionAck> out) {
-        mutate(MutationRequest.delete(r.getMachineId(), token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber())), out);
+        mutate(
+                MutationRequest.delete(
+                        r.getMachineId(), token(r.getShardId(), r.getShardEpoch(), r.getSequenceNumber())),
+                out);
     }
 
     @Override
@@ -89,7 +103,9 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
         }
         Machine m = engine.get(ref.getId()).orElse(null);
         if (m == null) {
-            out.onError(Status.NOT_FOUND.withDescription("machine \"" + ref.getId() + "\" not found").asRuntimeException());
+            out.onError(Status.NOT_FOUND
+                    .withDescription("machine \"" + ref.getId() + "\" not found")
+                    .asRuntimeException());
             return;
         }
         out.onNext(ProtoMapper.toProto(m));
@@ -115,11 +131,15 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
         Set<MachineState> states = ProtoMapper.states(filter.getStatesList());
         if (filter.getStatesCount() > 0 && states.isEmpty()) {
             // only UNSPECIFIED or unknown states were asked for: nothing matches, but keep the cursor current
-            out.onNext(MachineList.newBuilder().setRevision(ByteString.copyFrom(engine.currentCursor())).build());
+            out.onNext(MachineList.newBuilder()
+                    .setRevision(ByteString.copyFrom(engine.currentCursor()))
+                    .build());
             out.onCompleted();
             return;
         }
-        byte[] since = filter.getSinceRevision().isEmpty() ? null : filter.getSinceRevision().toByteArray();
+        byte[] since = filter.getSinceRevision().isEmpty()
+                ? null
+                : filter.getSinceRevision().toByteArray();
         ListResult result = engine.list(new ListQuery(states, filter.getMaxResults(), since));
         MachineList.Builder b = MachineList.newBuilder().setRevision(ByteString.copyFrom(result.revision()));
         for (Machine m : result.machines()) {
@@ -146,7 +166,8 @@ public final class CapacityProviderService extends CapacityProviderGrpc.Capacity
                         log.error("{} of machine {} failed", request.kind().label(), request.machineId(), error);
                     }
                     out.onError(rejected.map(GrpcStatuses::of)
-                            .orElse(Status.INTERNAL.withDescription("internal error")).asRuntimeException());
+                            .orElse(Status.INTERNAL.withDescription("internal error"))
+                            .asRuntimeException());
                 }
             } catch (StatusRuntimeException cancelled) {
                 // the caller went away; the change stands, and a retry gets the same answer

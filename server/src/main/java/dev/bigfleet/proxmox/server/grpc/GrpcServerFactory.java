@@ -1,9 +1,9 @@
 package dev.bigfleet.proxmox.server.grpc;
 
-import dev.bigfleet.proxmox.server.startup.ErrorMessages;
-import dev.bigfleet.proxmox.server.startup.ConfigException;
-import dev.bigfleet.proxmox.server.config.GrpcTls;
 import dev.bigfleet.proxmox.server.config.GrpcConfig;
+import dev.bigfleet.proxmox.server.config.GrpcTls;
+import dev.bigfleet.proxmox.server.startup.ConfigException;
+import dev.bigfleet.proxmox.server.startup.ErrorMessages;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
@@ -22,9 +22,16 @@ public final class GrpcServerFactory {
     private GrpcServerFactory() {}
 
     @SuppressWarnings("deprecation") // the v1alpha reflection service is kept for older grpcurl builds
-    public static Server build(GrpcConfig config, CapacityProviderService service, HealthStatusManager health,
-            LoggingInterceptor logging, RecoveryInterceptor recovery, ServerInterceptor metrics) throws ConfigException {
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(config.address().toSocketAddress())
+    public static Server build(
+            GrpcConfig config,
+            CapacityProviderService service,
+            HealthStatusManager health,
+            LoggingInterceptor logging,
+            RecoveryInterceptor recovery,
+            ServerInterceptor metrics)
+            throws ConfigException {
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(
+                        config.address().toSocketAddress())
                 // no handler blocks (mutations complete asynchronously, Lists run on their own
                 // threads), so calls skip the hop from the transport thread to an executor
                 .directExecutor()
@@ -50,15 +57,16 @@ public final class GrpcServerFactory {
 
     private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContext sslContext(GrpcTls tls) throws ConfigException {
         try {
-            SslContextBuilder ssl = GrpcSslContexts.configure(
-                    SslContextBuilder.forServer(tls.certificate().toFile(), tls.privateKey().toFile()))
+            SslContextBuilder ssl = GrpcSslContexts.configure(SslContextBuilder.forServer(
+                            tls.certificate().toFile(), tls.privateKey().toFile()))
                     .protocols("TLSv1.3");
             if (tls.clientCa().isPresent()) {
                 ssl.trustManager(tls.clientCa().get().toFile()).clientAuth(ClientAuth.REQUIRE);
             }
             return ssl.build();
         } catch (SSLException | IllegalArgumentException e) {
-            throw new ConfigException("--tls-cert/--tls-key/--tls-ca: cannot load the TLS material: " + ErrorMessages.rootCause(e));
+            throw new ConfigException(
+                    "--tls-cert/--tls-key/--tls-ca: cannot load the TLS material: " + ErrorMessages.rootCause(e));
         }
     }
 }

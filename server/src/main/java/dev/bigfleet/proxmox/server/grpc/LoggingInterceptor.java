@@ -28,8 +28,8 @@ public final class LoggingInterceptor implements ServerInterceptor {
     static final int MAX_LOGGED_ID = 600;
 
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-            ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         long start = System.nanoTime();
         String method = call.getMethodDescriptor().getBareMethodName();
         String[] machine = {""};

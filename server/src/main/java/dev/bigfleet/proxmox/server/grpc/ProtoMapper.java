@@ -28,7 +28,9 @@ final class ProtoMapper {
                 .setCluster(m.cluster())
                 .putAllShardMetadata(m.shardMetadata());
         if (!m.host().isEmpty()) {
-            b.setHost(HostRef.newBuilder().setProvider(m.host().provider()).setRef(m.host().ref()));
+            b.setHost(HostRef.newBuilder()
+                    .setProvider(m.host().provider())
+                    .setRef(m.host().ref()));
         }
         if (!m.resources().isEmpty()) {
             b.setResources(resources(m.resources()));

@@ -23,8 +23,8 @@ public final class RecoveryInterceptor implements ServerInterceptor {
     }
 
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-            ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         ServerCall.Listener<Q> delegate;
         try {
             delegate = next.startCall(call, headers);
@@ -55,7 +55,10 @@ public final class RecoveryInterceptor implements ServerInterceptor {
 
     private void fail(ServerCall<?, ?> call, RuntimeException e) {
         recovered.incrementAndGet();
-        log.error("recovered exception in gRPC handler: method={}", call.getMethodDescriptor().getFullMethodName(), e);
+        log.error(
+                "recovered exception in gRPC handler: method={}",
+                call.getMethodDescriptor().getFullMethodName(),
+                e);
         try {
             call.close(Status.INTERNAL.withDescription("internal error"), new Metadata());
         } catch (IllegalStateException alreadyClosed) {

@@ -29,20 +29,23 @@ public final class RpcMetricsInterceptor implements ServerInterceptor {
     }
 
     @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-            ServerCallHandler<Q, R> next) {
+    public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         if (call.getMethodDescriptor().getType() != MethodDescriptor.MethodType.UNARY) {
             return next.startCall(call, headers);
         }
         long start = System.nanoTime();
         String method = call.getMethodDescriptor().getBareMethodName();
-        return next.startCall(new SimpleForwardingServerCall<>(call) {
-            @Override
-            public void close(Status status, Metadata trailers) {
-                registry.counter(Families.GRPC_REQUESTS, method, CodeNames.of(status.getCode())).inc();
-                registry.histogram(Families.GRPC_DURATION, method).observe((System.nanoTime() - start) / 1e9);
-                super.close(status, trailers);
-            }
-        }, headers);
+        return next.startCall(
+                new SimpleForwardingServerCall<>(call) {
+                    @Override
+                    public void close(Status status, Metadata trailers) {
+                        registry.counter(Families.GRPC_REQUESTS, method, CodeNames.of(status.getCode()))
+                                .inc();
+                        registry.histogram(Families.GRPC_DURATION, method).observe((System.nanoTime() - start) / 1e9);
+                        super.close(status, trailers);
+                    }
+                },
+                headers);
     }
 }

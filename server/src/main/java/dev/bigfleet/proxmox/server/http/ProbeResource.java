@@ -5,7 +5,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /** Liveness and readiness probes. */
@@ -31,6 +30,8 @@ public final class ProbeResource {
     public Response readyz() {
         return serving.isReady()
                 ? Response.ok("ready\n").build()
-                : Response.status(Response.Status.SERVICE_UNAVAILABLE).entity("not ready\n").build();
+                : Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                        .entity("not ready\n")
+                        .build();
     }
 }

@@ -42,7 +42,9 @@ public final class JsonLineEncoder extends LineEncoder {
             }
             g.writeStringField("thread", event.getThreadName());
             if (event.getThrowableProxy() != null) {
-                g.writeStringField("error", ThrowableProxyUtil.asString(event.getThrowableProxy()).stripTrailing());
+                g.writeStringField(
+                        "error",
+                        ThrowableProxyUtil.asString(event.getThrowableProxy()).stripTrailing());
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -54,7 +56,10 @@ public final class JsonLineEncoder extends LineEncoder {
     private static void writeValue(JsonGenerator g, Object value) throws IOException {
         if (value == null) {
             g.writeNull();
-        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+        } else if (value instanceof Integer
+                || value instanceof Long
+                || value instanceof Short
+                || value instanceof Byte) {
             g.writeNumber(((Number) value).longValue());
         } else if (value instanceof Double || value instanceof Float) {
             g.writeNumber(((Number) value).doubleValue());

@@ -9,8 +9,8 @@ import java.time.format.DateTimeFormatter;
 
 /** One log event per line, UTF-8; subclasses choose the line's shape. */
 abstract class LineEncoder extends EncoderBase<ILoggingEvent> {
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
-            .withZone(ZoneOffset.UTC);
+    static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
 
     @Override
     public byte[] headerBytes() {

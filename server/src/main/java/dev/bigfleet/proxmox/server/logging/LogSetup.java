@@ -33,8 +33,8 @@ public final class LogSetup {
     }
 
     /** Sets the format's encoder on every console appender, also those behind an async appender. */
-    private static void setEncoders(Iterator<Appender<ILoggingEvent>> appenders, LogFormat format,
-            LoggerContext context) {
+    private static void setEncoders(
+            Iterator<Appender<ILoggingEvent>> appenders, LogFormat format, LoggerContext context) {
         while (appenders.hasNext()) {
             Appender<ILoggingEvent> appender = appenders.next();
             if (appender instanceof OutputStreamAppender<ILoggingEvent> console) {

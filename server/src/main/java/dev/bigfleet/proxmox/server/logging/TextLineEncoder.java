@@ -13,9 +13,12 @@ public final class TextLineEncoder extends LineEncoder {
     @Override
     String line(ILoggingEvent event) {
         StringBuilder line = new StringBuilder(160)
-                .append(time(event)).append(' ')
-                .append(String.format("%-5s", event.getLevel())).append(' ')
-                .append(shortLogger(event)).append(' ')
+                .append(time(event))
+                .append(' ')
+                .append(String.format("%-5s", event.getLevel()))
+                .append(' ')
+                .append(shortLogger(event))
+                .append(' ')
                 .append(escapeBreaks(event.getFormattedMessage()));
         if (event.getKeyValuePairs() != null) {
             for (KeyValuePair kv : event.getKeyValuePairs()) {
@@ -23,7 +26,9 @@ public final class TextLineEncoder extends LineEncoder {
             }
         }
         if (event.getThrowableProxy() != null) {
-            line.append('\n').append(ThrowableProxyUtil.asString(event.getThrowableProxy()).stripTrailing());
+            line.append('\n')
+                    .append(ThrowableProxyUtil.asString(event.getThrowableProxy())
+                            .stripTrailing());
         }
         return line.toString();
     }

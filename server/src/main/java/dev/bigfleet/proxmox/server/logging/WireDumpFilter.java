@@ -14,10 +14,7 @@ import org.slf4j.Marker;
  */
 public final class WireDumpFilter extends TurboFilter {
     static final List<String> PAYLOAD_LOGGERS = List.of(
-            "io.grpc.netty.shaded.io.grpc.netty.",
-            "io.grpc.netty.shaded.io.netty.",
-            "io.grpc.netty.",
-            "io.netty.");
+            "io.grpc.netty.shaded.io.grpc.netty.", "io.grpc.netty.shaded.io.netty.", "io.grpc.netty.", "io.netty.");
 
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {

@@ -15,6 +15,7 @@ public final class BucketHistogram implements Metric, Counting {
     private final Buckets buckets;
     /** Per-bucket (not cumulative) counts; the last one is {@code +Inf}. */
     private final LongAdder[] counts;
+
     private final DoubleAdder sum = new DoubleAdder();
 
     public BucketHistogram(Buckets buckets) {

@@ -10,8 +10,8 @@ public final class Buckets {
      * Up to 30 minutes: clones, drains and guest-agent waits take minutes, and with the default
      * buckets they would all land in {@code +Inf}.
      */
-    public static final Buckets LONG_RUNNING = new Buckets(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10,
-            30, 60, 120, 300, 600, 900, 1800);
+    public static final Buckets LONG_RUNNING =
+            new Buckets(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 900, 1800);
     /** Store commits: sub-millisecond to seconds. */
     public static final Buckets STORE = new Buckets(.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5);
 

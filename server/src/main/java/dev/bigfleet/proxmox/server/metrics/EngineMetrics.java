@@ -31,7 +31,10 @@ public final class EngineMetrics implements EngineObserver {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Group g && state == g.state && zone.equals(g.zone) && instanceType.equals(g.instanceType);
+            return o instanceof Group g
+                    && state == g.state
+                    && zone.equals(g.zone)
+                    && instanceType.equals(g.instanceType);
         }
     }
 
@@ -62,7 +65,8 @@ public final class EngineMetrics implements EngineObserver {
     @Override
     public void transitionFinished(TransitionKind kind, Outcome outcome, Duration duration) {
         registry.counter(Families.TRANSITIONS, kind.label(), label(outcome)).inc();
-        registry.histogram(Families.TRANSITION_DURATION, kind.label(), label(outcome)).observe(duration);
+        registry.histogram(Families.TRANSITION_DURATION, kind.label(), label(outcome))
+                .observe(duration);
     }
 
     @Override

@@ -19,7 +19,8 @@ public final class HealthMetrics {
         registry.gauge(Families.FAILED_NEEDS_ATTENTION, engine::failedNeedingAttention);
         if (backend.apiStatus().isPresent()) {
             registry.gauge(Families.API_UP, () -> flag(backend.apiStatus().map(ApiStatus::reachable)));
-            registry.gauge(Families.API_BREAKER_OPEN, () -> flag(backend.apiStatus().map(ApiStatus::breakerOpen)));
+            registry.gauge(
+                    Families.API_BREAKER_OPEN, () -> flag(backend.apiStatus().map(ApiStatus::breakerOpen)));
         }
     }
 

@@ -2,10 +2,10 @@ package dev.bigfleet.proxmox.server.metrics;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Metric;
+import com.codahale.metrics.jvm.CachedThreadStatesGaugeSet;
 import com.codahale.metrics.jvm.ClassLoadingGaugeSet;
 import com.codahale.metrics.jvm.GarbageCollectorMetricSet;
 import com.codahale.metrics.jvm.MemoryUsageGaugeSet;
-import com.codahale.metrics.jvm.CachedThreadStatesGaugeSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,18 +17,27 @@ import java.util.concurrent.TimeUnit;
  * out: Prometheus computes them from these.
  */
 final class JvmMetrics {
-    static final MetricFamily MEMORY_USED = MetricFamily.gauge("jvm_memory_used_bytes", "Used JVM memory by area.", "area");
-    static final MetricFamily MEMORY_COMMITTED = MetricFamily.gauge("jvm_memory_committed_bytes", "Committed JVM memory by area.", "area");
-    static final MetricFamily MEMORY_MAX = MetricFamily.gauge("jvm_memory_max_bytes", "Maximum JVM memory by area (-1 when undefined).", "area");
-    static final MetricFamily POOL_USED = MetricFamily.gauge("jvm_memory_pool_used_bytes", "Used bytes of a JVM memory pool.", "pool");
-    static final MetricFamily POOL_COMMITTED = MetricFamily.gauge("jvm_memory_pool_committed_bytes", "Committed bytes of a JVM memory pool.", "pool");
-    static final MetricFamily POOL_MAX = MetricFamily.gauge("jvm_memory_pool_max_bytes", "Maximum bytes of a JVM memory pool (-1 when undefined).", "pool");
-    static final MetricFamily GC_COLLECTIONS = MetricFamily.gauge("jvm_gc_collections", "Collections run by a garbage collector since start.", "gc");
-    static final MetricFamily GC_SECONDS = MetricFamily.gauge("jvm_gc_collection_seconds", "Time a garbage collector spent collecting since start.", "gc");
+    static final MetricFamily MEMORY_USED =
+            MetricFamily.gauge("jvm_memory_used_bytes", "Used JVM memory by area.", "area");
+    static final MetricFamily MEMORY_COMMITTED =
+            MetricFamily.gauge("jvm_memory_committed_bytes", "Committed JVM memory by area.", "area");
+    static final MetricFamily MEMORY_MAX =
+            MetricFamily.gauge("jvm_memory_max_bytes", "Maximum JVM memory by area (-1 when undefined).", "area");
+    static final MetricFamily POOL_USED =
+            MetricFamily.gauge("jvm_memory_pool_used_bytes", "Used bytes of a JVM memory pool.", "pool");
+    static final MetricFamily POOL_COMMITTED =
+            MetricFamily.gauge("jvm_memory_pool_committed_bytes", "Committed bytes of a JVM memory pool.", "pool");
+    static final MetricFamily POOL_MAX = MetricFamily.gauge(
+            "jvm_memory_pool_max_bytes", "Maximum bytes of a JVM memory pool (-1 when undefined).", "pool");
+    static final MetricFamily GC_COLLECTIONS =
+            MetricFamily.gauge("jvm_gc_collections", "Collections run by a garbage collector since start.", "gc");
+    static final MetricFamily GC_SECONDS = MetricFamily.gauge(
+            "jvm_gc_collection_seconds", "Time a garbage collector spent collecting since start.", "gc");
     static final MetricFamily THREADS = MetricFamily.gauge("jvm_threads_current", "Live JVM threads.");
     static final MetricFamily THREADS_DAEMON = MetricFamily.gauge("jvm_threads_daemon", "Live JVM daemon threads.");
     static final MetricFamily THREADS_PEAK = MetricFamily.gauge("jvm_threads_peak", "Peak live JVM threads.");
-    static final MetricFamily THREADS_DEADLOCKED = MetricFamily.gauge("jvm_threads_deadlocked", "JVM threads in a deadlock.");
+    static final MetricFamily THREADS_DEADLOCKED =
+            MetricFamily.gauge("jvm_threads_deadlocked", "JVM threads in a deadlock.");
     static final MetricFamily THREADS_STATE = MetricFamily.gauge("jvm_threads_state", "JVM threads by state.", "state");
     static final MetricFamily CLASSES_LOADED = MetricFamily.gauge("jvm_classes_loaded", "Classes currently loaded.");
 
@@ -37,7 +46,9 @@ final class JvmMetrics {
     static void register(SeriesRegistry registry) {
         new MemoryUsageGaugeSet().getMetrics().forEach((name, metric) -> memory(registry, name, metric));
         new GarbageCollectorMetricSet().getMetrics().forEach((name, metric) -> gc(registry, name, metric));
-        new CachedThreadStatesGaugeSet(1, TimeUnit.SECONDS).getMetrics().forEach((name, metric) -> threads(registry, name, metric));
+        new CachedThreadStatesGaugeSet(1, TimeUnit.SECONDS)
+                .getMetrics()
+                .forEach((name, metric) -> threads(registry, name, metric));
         Map<String, Metric> classes = new ClassLoadingGaugeSet().getMetrics();
         registry.gauge(CLASSES_LOADED, number(classes.get("loaded")));
     }
@@ -86,7 +97,8 @@ final class JvmMetrics {
             case "deadlock.count" -> registry.gauge(THREADS_DEADLOCKED, number(metric));
             default -> {
                 if (name.endsWith(".count") && !name.startsWith("total_started")) {
-                    String state = name.substring(0, name.length() - ".count".length()).toUpperCase(Locale.ROOT);
+                    String state =
+                            name.substring(0, name.length() - ".count".length()).toUpperCase(Locale.ROOT);
                     registry.gauge(THREADS_STATE, number(metric), state);
                 }
             }

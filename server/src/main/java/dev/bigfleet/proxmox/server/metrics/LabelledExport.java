@@ -47,30 +47,41 @@ public final class LabelledExport implements MultiCollector {
             if (snapshot instanceof CounterSnapshot c) {
                 for (CounterDataPointSnapshot p : c.getDataPoints()) {
                     counters.computeIfAbsent(s.family(), f -> new ArrayList<>())
-                            .add(CounterDataPointSnapshot.builder().value(p.getValue()).labels(s.labels()).build());
+                            .add(CounterDataPointSnapshot.builder()
+                                    .value(p.getValue())
+                                    .labels(s.labels())
+                                    .build());
                 }
             } else if (snapshot instanceof GaugeSnapshot g) {
                 for (GaugeDataPointSnapshot p : g.getDataPoints()) {
                     gauges.computeIfAbsent(s.family(), f -> new ArrayList<>())
-                            .add(GaugeDataPointSnapshot.builder().value(p.getValue()).labels(s.labels()).build());
+                            .add(GaugeDataPointSnapshot.builder()
+                                    .value(p.getValue())
+                                    .labels(s.labels())
+                                    .build());
                 }
             }
         }
         Map<MetricFamily, List<HistogramDataPointSnapshot>> histograms = new HashMap<>();
-        series.histograms().forEach((s, h) -> histograms.computeIfAbsent(s.family(), f -> new ArrayList<>())
-                .add(HistogramDataPointSnapshot.builder()
-                        .classicHistogramBuckets(ClassicHistogramBuckets.of(h.buckets().withInfinity(), h.bucketCounts()))
-                        .sum(h.sum())
-                        .labels(s.labels())
-                        .build()));
+        series.histograms()
+                .forEach((s, h) -> histograms
+                        .computeIfAbsent(s.family(), f -> new ArrayList<>())
+                        .add(HistogramDataPointSnapshot.builder()
+                                .classicHistogramBuckets(
+                                        ClassicHistogramBuckets.of(h.buckets().withInfinity(), h.bucketCounts()))
+                                .sum(h.sum())
+                                .labels(s.labels())
+                                .build()));
 
         MetricSnapshots.Builder out = MetricSnapshots.builder();
         for (MetricFamily family : series.families()) {
             MetricMetadata metadata = new MetricMetadata(family.metadataName(), family.help());
             switch (family.type()) {
-                case COUNTER -> out.metricSnapshot(new CounterSnapshot(metadata, counters.getOrDefault(family, List.of())));
+                case COUNTER ->
+                    out.metricSnapshot(new CounterSnapshot(metadata, counters.getOrDefault(family, List.of())));
                 case GAUGE -> out.metricSnapshot(new GaugeSnapshot(metadata, gauges.getOrDefault(family, List.of())));
-                case HISTOGRAM -> out.metricSnapshot(new HistogramSnapshot(metadata, histograms.getOrDefault(family, List.of())));
+                case HISTOGRAM ->
+                    out.metricSnapshot(new HistogramSnapshot(metadata, histograms.getOrDefault(family, List.of())));
             }
         }
         return out.build();

@@ -9,7 +9,11 @@ import java.util.Objects;
  */
 public record MetricFamily(String name, String help, Type type, List<String> labelNames, Buckets buckets) {
     /** How the family is exported. */
-    public enum Type { COUNTER, GAUGE, HISTOGRAM }
+    public enum Type {
+        COUNTER,
+        GAUGE,
+        HISTOGRAM
+    }
 
     public MetricFamily {
         Objects.requireNonNull(name, "name");

@@ -10,8 +10,8 @@ public record Series(MetricFamily family, List<String> labelValues) {
         Objects.requireNonNull(family, "family");
         labelValues = List.copyOf(labelValues);
         if (labelValues.size() != family.labelNames().size()) {
-            throw new IllegalArgumentException(family.name() + " takes labels " + family.labelNames()
-                    + ", got " + labelValues);
+            throw new IllegalArgumentException(
+                    family.name() + " takes labels " + family.labelNames() + ", got " + labelValues);
         }
     }
 

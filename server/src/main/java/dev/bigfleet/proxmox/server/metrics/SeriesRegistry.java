@@ -43,8 +43,8 @@ public final class SeriesRegistry {
     }
 
     public BucketHistogram histogram(MetricFamily family, String... labelValues) {
-        return (BucketHistogram) metric(family, MetricFamily.Type.HISTOGRAM, labelValues,
-                () -> new BucketHistogram(family.buckets()));
+        return (BucketHistogram)
+                metric(family, MetricFamily.Type.HISTOGRAM, labelValues, () -> new BucketHistogram(family.buckets()));
     }
 
     /** Registers a gauge for the series; a second registration of the same series keeps the first. */
@@ -57,8 +57,8 @@ public final class SeriesRegistry {
         metric(family, MetricFamily.Type.COUNTER, labelValues, () -> new CountingView(count));
     }
 
-    private Metric metric(MetricFamily family, MetricFamily.Type type, String[] labelValues,
-            Supplier<? extends Metric> create) {
+    private Metric metric(
+            MetricFamily family, MetricFamily.Type type, String[] labelValues, Supplier<? extends Metric> create) {
         if (family.type() != type) {
             throw new IllegalArgumentException(family.name() + " is a " + family.type() + ", not a " + type);
         }

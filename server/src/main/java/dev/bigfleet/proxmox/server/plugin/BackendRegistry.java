@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 public final class BackendRegistry {
     /** The SPI versions this host runs plugins of. */
     public static final Set<Integer> SUPPORTED_SPI_VERSIONS = Set.of(BackendSpi.VERSION);
+
     static final String CLASS_PATH = "the class path";
 
     private final Map<String, LoadedBackend> byName;
@@ -46,7 +47,8 @@ public final class BackendRegistry {
         }
         if (pluginDir.isPresent()) {
             for (Path plugin : plugins(pluginDir.get())) {
-                PluginClassLoader loader = new PluginClassLoader(plugin.getFileName().toString(), jars(plugin), host);
+                PluginClassLoader loader =
+                        new PluginClassLoader(plugin.getFileName().toString(), jars(plugin), host);
                 for (ProxmoxBackendFactory factory : load(loader, plugin.toString())) {
                     add(byName, new LoadedBackend(factory, loader, plugin.toString()));
                 }
@@ -65,8 +67,8 @@ public final class BackendRegistry {
                 }
             });
         } catch (ServiceConfigurationError | LinkageError e) {
-            throw new ConfigException("--plugin-dir: backend plugin " + origin + " could not be loaded: "
-                    + ErrorMessages.rootCause(e));
+            throw new ConfigException(
+                    "--plugin-dir: backend plugin " + origin + " could not be loaded: " + ErrorMessages.rootCause(e));
         }
         return factories;
     }
@@ -80,13 +82,16 @@ public final class BackendRegistry {
                     + " without versions; this provider supports SPI version " + supported());
         }
         if (!SUPPORTED_SPI_VERSIONS.contains(version)) {
-            throw new ConfigException("--plugin-dir: backend plugin " + origin + " (" + factory.getClass().getName()
-                    + ") speaks backend SPI version " + version + "; this provider supports version " + supported());
+            throw new ConfigException("--plugin-dir: backend plugin " + origin + " ("
+                    + factory.getClass().getName() + ") speaks backend SPI version " + version
+                    + "; this provider supports version " + supported());
         }
     }
 
     private static String supported() {
-        return String.join(", ", SUPPORTED_SPI_VERSIONS.stream().sorted().map(String::valueOf).toList());
+        return String.join(
+                ", ",
+                SUPPORTED_SPI_VERSIONS.stream().sorted().map(String::valueOf).toList());
     }
 
     private static void add(Map<String, LoadedBackend> byName, LoadedBackend backend) throws ConfigException {
@@ -103,7 +108,9 @@ public final class BackendRegistry {
             throw new ConfigException("--plugin-dir " + dir + ": not a directory");
         }
         try (Stream<Path> entries = Files.list(dir)) {
-            return entries.filter(p -> Files.isDirectory(p) || isJar(p)).sorted().toList();
+            return entries.filter(p -> Files.isDirectory(p) || isJar(p))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new ConfigException("--plugin-dir " + dir + ": cannot list: " + ErrorMessages.rootCause(e));
         }
@@ -124,7 +131,8 @@ public final class BackendRegistry {
         } catch (MalformedURLException e) {
             throw new ConfigException("--plugin-dir: plugin " + plugin + ": " + ErrorMessages.rootCause(e));
         } catch (IOException e) {
-            throw new ConfigException("--plugin-dir: plugin " + plugin + ": cannot list: " + ErrorMessages.rootCause(e));
+            throw new ConfigException(
+                    "--plugin-dir: plugin " + plugin + ": cannot list: " + ErrorMessages.rootCause(e));
         }
         return urls;
     }

@@ -61,8 +61,8 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
 
     @Override
     public Optional<ReadinessGate> readiness() {
-        Optional<ReadinessGate> gate = ThreadContextClassLoader.<Optional<ReadinessGate>, RuntimeException>call(loader,
-                delegate::readiness);
+        Optional<ReadinessGate> gate =
+                ThreadContextClassLoader.<Optional<ReadinessGate>, RuntimeException>call(loader, delegate::readiness);
         return gate.map(g -> (target, clusterId, context) ->
                 ThreadContextClassLoader.run(loader, () -> g.awaitNodeReady(target, clusterId, context)));
     }

@@ -14,8 +14,8 @@ import java.util.List;
  */
 final class PluginClassLoader extends URLClassLoader {
     /** Packages (with their subpackages) taken from the host, so plugin and server agree on their types. */
-    static final List<String> SHARED_PACKAGES = List.of("dev.bigfleet.proxmox.spi.", "dev.bigfleet.proxmox.api.",
-            "org.slf4j.");
+    static final List<String> SHARED_PACKAGES =
+            List.of("dev.bigfleet.proxmox.spi.", "dev.bigfleet.proxmox.api.", "org.slf4j.");
 
     static {
         registerAsParallelCapable();

@@ -1,13 +1,13 @@
 package dev.bigfleet.proxmox.server.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.admin.AdminHttp;
 import dev.bigfleet.proxmox.server.admin.InventoryView;
 import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
-import com.google.inject.Provider;
 import java.util.Optional;
 
 /** {@code /metrics}, and the admin page with its JSON API unless {@code --admin-ui=false}. */

@@ -30,8 +30,13 @@ public final class BackendModule extends AbstractModule {
     @Singleton
     ProxmoxBackend backend(InventoryConfig inventory, ProviderMetrics metrics, Closeables closeables)
             throws ConfigException {
-        BackendContext context = new BackendContext(inventory.plan().providerLabel(), inventory.nodes(),
-                inventory.plan().catalog(), inventory.plan().offerings(), config.options(), metrics.apiCalls());
+        BackendContext context = new BackendContext(
+                inventory.plan().providerLabel(),
+                inventory.nodes(),
+                inventory.plan().catalog(),
+                inventory.plan().offerings(),
+                config.options(),
+                metrics.apiCalls());
         try {
             return closeables.register(config.backend().create(context));
         } catch (IllegalArgumentException e) {

@@ -27,7 +27,10 @@ public final class Closeables {
             try {
                 resource.close();
             } catch (Exception e) {
-                log.warn("closing {} after a failed start failed: {}", resource.getClass().getSimpleName(), e.toString());
+                log.warn(
+                        "closing {} after a failed start failed: {}",
+                        resource.getClass().getSimpleName(),
+                        e.toString());
             }
         }
     }

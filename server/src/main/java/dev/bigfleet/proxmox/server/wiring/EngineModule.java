@@ -27,8 +27,8 @@ public final class EngineModule extends AbstractModule {
     private final OrphanPolicy orphans;
     private final RecoveryPolicy recovery;
 
-    public EngineModule(InventoryConfig inventory, TransitionTimeouts timeouts, OrphanPolicy orphans,
-            RecoveryPolicy recovery) {
+    public EngineModule(
+            InventoryConfig inventory, TransitionTimeouts timeouts, OrphanPolicy orphans, RecoveryPolicy recovery) {
         this.inventory = inventory;
         this.timeouts = timeouts;
         this.orphans = orphans;

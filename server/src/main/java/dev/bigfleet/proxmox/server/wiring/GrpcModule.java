@@ -38,8 +38,13 @@ public final class GrpcModule extends AbstractModule {
 
     @Provides
     @Singleton
-    Server grpcServer(CapacityProviderService service, HealthStatusManager health, LoggingInterceptor logging,
-            RecoveryInterceptor recovery, RpcMetricsInterceptor rpcMetrics, ProviderMetrics metrics)
+    Server grpcServer(
+            CapacityProviderService service,
+            HealthStatusManager health,
+            LoggingInterceptor logging,
+            RecoveryInterceptor recovery,
+            RpcMetricsInterceptor rpcMetrics,
+            ProviderMetrics metrics)
             throws ConfigException {
         metrics.countPanics(recovery::recoveredCount);
         return GrpcServerFactory.build(config, service, health, logging, recovery, rpcMetrics);

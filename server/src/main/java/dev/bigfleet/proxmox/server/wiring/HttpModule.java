@@ -26,7 +26,6 @@ public final class HttpModule extends AbstractModule {
     @Provides
     @Singleton
     Optional<HttpServer> httpServer(ServingState serving, AdminHttp admin) {
-        return config.address().map(address -> new HttpServer(address,
-                HttpResources.create(serving, admin::register)));
+        return config.address().map(address -> new HttpServer(address, HttpResources.create(serving, admin::register)));
     }
 }

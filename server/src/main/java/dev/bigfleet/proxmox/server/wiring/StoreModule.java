@@ -31,9 +31,8 @@ public final class StoreModule extends AbstractModule {
     @Provides
     @Singleton
     StateStore store(ProviderMetrics metrics, Closeables closeables) throws StoreException {
-        StateStore store = config.path().isPresent()
-                ? SqliteStateStore.open(config.path().get())
-                : new InMemoryStateStore();
+        StateStore store =
+                config.path().isPresent() ? SqliteStateStore.open(config.path().get()) : new InMemoryStateStore();
         return closeables.register(new MeteredStateStore(store, metrics.store()));
     }
 }

@@ -34,8 +34,8 @@ class AdminApiBenchmark {
         }
     }
 
-    private static Result measure(LiveProvider live, String what, int samples, java.util.function.IntFunction<String> path)
-            throws Exception {
+    private static Result measure(
+            LiveProvider live, String what, int samples, java.util.function.IntFunction<String> path) throws Exception {
         for (int i = 0; i < WARMUP; i++) {
             assertThat(live.get(path.apply(i)).statusCode()).isEqualTo(200);
         }
@@ -54,51 +54,74 @@ class AdminApiBenchmark {
     @Test
     void hundredThousandMachines() throws Exception {
         long boot = System.nanoTime();
-        try (LiveProvider live = LiveProvider.start("--seed-count", Integer.toString(MACHINES), "--fake-latency", "0s")) {
+        try (LiveProvider live =
+                LiveProvider.start("--seed-count", Integer.toString(MACHINES), "--fake-latency", "0s")) {
             double startup = (System.nanoTime() - boot) / 1e9;
             for (int i = 0; i < CREATED; i++) {
                 live.create(String.format("proxmox/OnDemand/pve.large/pve-a/%03d", i));
             }
             List<Result> results = new ArrayList<>();
             int pages = MACHINES / 500;
-            results.add(measure(live, "`/api/v1/machines?limit=500` (by id, pages across the table)", SAMPLES,
+            results.add(measure(
+                    live,
+                    "`/api/v1/machines?limit=500` (by id, pages across the table)",
+                    SAMPLES,
                     i -> "/api/v1/machines?limit=500&offset=" + (i % pages) * 500));
-            results.add(measure(live, "`/api/v1/machines?limit=500&sort=time_in_state&order=desc`", SAMPLES,
+            results.add(measure(
+                    live,
+                    "`/api/v1/machines?limit=500&sort=time_in_state&order=desc`",
+                    SAMPLES,
                     i -> "/api/v1/machines?limit=500&sort=time_in_state&order=desc&offset=" + (i % 20) * 500));
-            results.add(measure(live, "`/api/v1/machines?limit=500&state=IDLE&zone=pve-a&q=pve-a`", SAMPLES,
+            results.add(measure(
+                    live,
+                    "`/api/v1/machines?limit=500&state=IDLE&zone=pve-a&q=pve-a`",
+                    SAMPLES,
                     i -> "/api/v1/machines?limit=500&state=IDLE&zone=pve-a&q=pve-a"));
             results.add(measure(live, "`/api/v1/summary`", SAMPLES, i -> "/api/v1/summary"));
-            results.add(measure(live, "`/api/v1/changes?since=<cursor>` (no change)", SAMPLES, new java.util.function.IntFunction<>() {
-                String cursor;
+            results.add(measure(
+                    live,
+                    "`/api/v1/changes?since=<cursor>` (no change)",
+                    SAMPLES,
+                    new java.util.function.IntFunction<>() {
+                        String cursor;
 
-                @Override
-                public String apply(int i) {
-                    if (cursor == null) {
-                        try {
-                            String body = live.get("/api/v1/changes").body();
-                            cursor = body.replaceAll(".*\"cursor\":\"([^\"]+)\".*", "$1");
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
+                        @Override
+                        public String apply(int i) {
+                            if (cursor == null) {
+                                try {
+                                    String body = live.get("/api/v1/changes").body();
+                                    cursor = body.replaceAll(".*\"cursor\":\"([^\"]+)\".*", "$1");
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            }
+                            return "/api/v1/changes?since=" + cursor;
                         }
-                    }
-                    return "/api/v1/changes?since=" + cursor;
-                }
-            }));
+                    }));
             results.add(measure(live, "`/metrics` scrape", 100, i -> "/metrics"));
 
             StringBuilder table = new StringBuilder()
-                    .append(String.format("%,d machines (%,d created over gRPC), started in %.1f s; %d requests per row after %d warm-up%n%n",
+                    .append(String.format(
+                            "%,d machines (%,d created over gRPC), started in %.1f s; %d requests per row after %d warm-up%n%n",
                             MACHINES, CREATED, startup, SAMPLES, WARMUP))
                     .append("| request | p50 ms | p95 ms | p99 ms | max ms | response |\n")
                     .append("|---|---:|---:|---:|---:|---:|\n");
             for (Result r : results) {
-                table.append(String.format("| %s | %.1f | %.1f | %.1f | %.1f | %,d KiB |%n", r.what(), r.percentile(50),
-                        r.percentile(95), r.percentile(99), r.percentile(100), r.bytes() / 1024));
+                table.append(String.format(
+                        "| %s | %.1f | %.1f | %.1f | %.1f | %,d KiB |%n",
+                        r.what(),
+                        r.percentile(50),
+                        r.percentile(95),
+                        r.percentile(99),
+                        r.percentile(100),
+                        r.bytes() / 1024));
             }
             System.out.println(table);
             Files.createDirectories(Path.of("target"));
             Files.writeString(Path.of("target", "admin-benchmark.md"), table);
-            assertThat(results.get(0).percentile(99)).as("p99 of a 500-row machines page, ms").isLessThanOrEqualTo(100);
+            assertThat(results.get(0).percentile(99))
+                    .as("p99 of a 500-row machines page, ms")
+                    .isLessThanOrEqualTo(100);
         }
     }
 }

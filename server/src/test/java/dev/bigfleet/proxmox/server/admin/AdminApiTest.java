@@ -30,8 +30,16 @@ class AdminApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        live = LiveProvider.start("--seed-count", "16", "--fake-latency", "0s", "--fake-faults",
-                "--prices", "pve.large=0.05", "--proxmox-token-secret", TOKEN_SECRET);
+        live = LiveProvider.start(
+                "--seed-count",
+                "16",
+                "--fake-latency",
+                "0s",
+                "--fake-faults",
+                "--prices",
+                "pve.large=0.05",
+                "--proxmox-token-secret",
+                TOKEN_SECRET);
         live.create(IDLE);
         live.awaitState(IDLE, MachineState.MACHINE_STATE_IDLE);
         live.configure(IDLE, "prod-1", BLOB_SECRET.getBytes(StandardCharsets.UTF_8));
@@ -50,7 +58,8 @@ class AdminApiTest {
     private static JsonNode get(String path) throws Exception {
         HttpResponse<String> r = live.get(path);
         assertThat(r.statusCode()).as(path).isEqualTo(200);
-        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+        assertThat(r.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
         return JSON.readTree(r.body());
     }
 
@@ -94,7 +103,10 @@ class AdminApiTest {
         assertThat(row.get("price_per_hour").asDouble()).isEqualTo(0.05);
         assertThat(row.get("time_in_state_seconds").isNumber()).isTrue();
 
-        assertThat(get("/api/v1/machines?zone=pve-b&instance_type=pve.xlarge").get("total").asInt()).isEqualTo(4);
+        assertThat(get("/api/v1/machines?zone=pve-b&instance_type=pve.xlarge")
+                        .get("total")
+                        .asInt())
+                .isEqualTo(4);
         assertThat(ids(get("/api/v1/machines?q=PROD-1"))).containsExactly(IDLE);
         assertThat(ids(get("/api/v1/machines?q=pve-a/1"))).hasSize(2); // the two hosts on pve-a
         JsonNode byState = get("/api/v1/machines?sort=state&order=desc&limit=1");
@@ -138,7 +150,8 @@ class AdminApiTest {
         JsonNode now = get("/api/v1/changes");
         assertThat(now.get("changed").asInt()).isZero();
         String cursor = now.get("cursor").asText();
-        assertThat(get("/api/v1/changes?since=" + cursor).get("changed").asInt()).isZero();
+        assertThat(get("/api/v1/changes?since=" + cursor).get("changed").asInt())
+                .isZero();
 
         String id = "proxmox/OnDemand/pve.xlarge/pve-b/003";
         live.create(id);
@@ -147,19 +160,28 @@ class AdminApiTest {
         JsonNode delta = get("/api/v1/changes?since=" + cursor);
         assertThat(delta.get("changed").asInt()).isEqualTo(1); // the latest snapshot of the one machine
         assertThat(delta.get("ids").get(0).asText()).isEqualTo(id);
-        assertThat(get("/api/v1/changes?since=" + delta.get("cursor").asText()).get("changed").asInt()).isZero();
-        assertThat(get("/api/v1/changes?since=" + Base64.getUrlEncoder().encodeToString("garbage".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                .get("changed").asInt()).isPositive();
+        assertThat(get("/api/v1/changes?since=" + delta.get("cursor").asText())
+                        .get("changed")
+                        .asInt())
+                .isZero();
+        assertThat(get("/api/v1/changes?since="
+                                + Base64.getUrlEncoder()
+                                        .encodeToString("garbage".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                        .get("changed")
+                        .asInt())
+                .isPositive();
     }
 
     @Test
     void everyOtherMethodIs405() throws Exception {
-        for (String path : List.of("/api/v1/summary", "/api/v1/machines", "/api/v1/changes", "/api/v1/nope",
-                "/admin/", "/admin/app.js")) {
+        for (String path : List.of(
+                "/api/v1/summary", "/api/v1/machines", "/api/v1/changes", "/api/v1/nope", "/admin/", "/admin/app.js")) {
             for (String method : List.of("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")) {
                 HttpResponse<String> r = live.send(method, path);
                 assertThat(r.statusCode()).as(method + " " + path).isEqualTo(405);
-                assertThat(r.headers().firstValue("Allow")).as(method + " " + path).hasValue("GET");
+                assertThat(r.headers().firstValue("Allow"))
+                        .as(method + " " + path)
+                        .hasValue("GET");
             }
         }
     }
@@ -167,12 +189,24 @@ class AdminApiTest {
     @Test
     void noSecretIsEverServed() throws Exception {
         String blobBase64 = Base64.getEncoder().encodeToString(BLOB_SECRET.getBytes(StandardCharsets.UTF_8));
-        for (String path : List.of("/api/v1/summary", "/api/v1/machines?limit=1000", "/api/v1/offerings",
-                "/api/v1/instance-types", "/api/v1/nodes", "/api/v1/failures", "/api/v1/changes?since=x",
-                "/metrics", "/admin/", "/admin/app.js")) {
+        for (String path : List.of(
+                "/api/v1/summary",
+                "/api/v1/machines?limit=1000",
+                "/api/v1/offerings",
+                "/api/v1/instance-types",
+                "/api/v1/nodes",
+                "/api/v1/failures",
+                "/api/v1/changes?since=x",
+                "/metrics",
+                "/admin/",
+                "/admin/app.js")) {
             String body = live.get(path).body();
-            assertThat(body).as(path).doesNotContain(TOKEN_SECRET).doesNotContain(BLOB_SECRET)
-                    .doesNotContain(blobBase64).doesNotContain("BLOB-MARKER");
+            assertThat(body)
+                    .as(path)
+                    .doesNotContain(TOKEN_SECRET)
+                    .doesNotContain(BLOB_SECRET)
+                    .doesNotContain(blobBase64)
+                    .doesNotContain("BLOB-MARKER");
         }
     }
 
@@ -181,8 +215,11 @@ class AdminApiTest {
         HttpResponse<String> page = live.get("/admin/");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("<script src=\"app.js\"");
-        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->
-                assertThat(csp).contains("default-src 'none'").contains("script-src 'self'").doesNotContain("unsafe"));
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(csp -> assertThat(csp)
+                        .contains("default-src 'none'")
+                        .contains("script-src 'self'")
+                        .doesNotContain("unsafe"));
         assertThat(live.get("/admin").statusCode()).isEqualTo(301);
         assertThat(live.get("/admin/app.css").headers().firstValue("Content-Type"))
                 .hasValueSatisfying(t -> assertThat(t).startsWith("text/css"));

@@ -44,14 +44,24 @@ class AdminPageBrowserTest {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.toFile());
         // headless Chromium as root in a container, with nothing reaching out to the network
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1400,1800");
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--window-size=1400,1800");
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile())
-                .usingAnyFreePort().build();
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(driver.toFile())
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
     }
 
@@ -65,7 +75,8 @@ class AdminPageBrowserTest {
         }
         if (profile != null) {
             try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -87,16 +98,23 @@ class AdminPageBrowserTest {
         waiting(Duration.ofSeconds(15)).until(d -> rows().size() == 16);
         assertThat(browser.findElement(By.id("stat-machines")).getText()).isEqualTo("16");
         assertThat(browser.findElements(By.cssSelector("#zone-chart .bar"))).hasSize(2);
-        assertThat(browser.findElements(By.cssSelector("#offerings-table tbody tr"))).hasSize(4);
-        waiting(Duration.ofSeconds(15)).until(d -> browser.findElements(By.cssSelector("#nodes-table tbody tr")).size() == 2);
-        assertThat(browser.findElement(By.id("types-table")).getText()).contains("explicit").contains("synthetic");
+        assertThat(browser.findElements(By.cssSelector("#offerings-table tbody tr")))
+                .hasSize(4);
+        waiting(Duration.ofSeconds(15))
+                .until(d -> browser.findElements(By.cssSelector("#nodes-table tbody tr"))
+                                .size()
+                        == 2);
+        assertThat(browser.findElement(By.id("types-table")).getText())
+                .contains("explicit")
+                .contains("synthetic");
 
         new Select(browser.findElement(By.id("filter-zone"))).selectByVisibleText("pve-b");
         waiting(Duration.ofSeconds(5)).until(d -> rows().size() == 8);
         browser.findElement(By.id("filter-q")).sendKeys("xlarge");
         waiting(Duration.ofSeconds(5)).until(d -> rows().size() == 4);
         assertThat(browser.executeScript("return Array.from(document.querySelectorAll('#machines-table tbody tr'))"
-                + ".every(r => r.dataset.id.includes('pve.xlarge/pve-b/'))")).isEqualTo(true);
+                        + ".every(r => r.dataset.id.includes('pve.xlarge/pve-b/'))"))
+                .isEqualTo(true);
         browser.findElement(By.id("filter-q")).clear();
         new Select(browser.findElement(By.id("filter-zone"))).selectByVisibleText("any");
         waiting(Duration.ofSeconds(5)).until(d -> rows().size() == 16);
@@ -107,24 +125,30 @@ class AdminPageBrowserTest {
         live.create(id);
         long created = System.nanoTime(); // the machine is CREATING from the moment Create answers
         waiting(Duration.ofSeconds(2)).until(d -> {
-            Object state = browser.executeScript("const r = document.querySelector("
-                    + "'#machines-table tbody tr[data-id=\"' + arguments[0] + '\"]'); return r ? r.dataset.state : null;", id);
+            Object state = browser.executeScript(
+                    "const r = document.querySelector("
+                            + "'#machines-table tbody tr[data-id=\"' + arguments[0] + '\"]'); return r ? r.dataset.state : null;",
+                    id);
             return "CREATING".equals(state) || "IDLE".equals(state);
         });
         assertThat(Duration.ofNanos(System.nanoTime() - created)).isLessThanOrEqualTo(Duration.ofSeconds(2));
-        assertThat(browser.executeScript("return performance.timeOrigin")).as("no reload").isEqualTo(before);
+        assertThat(browser.executeScript("return performance.timeOrigin"))
+                .as("no reload")
+                .isEqualTo(before);
 
         // a fuller picture for the screenshot: one machine configured and the summary caught up
         live.awaitState(id, dev.bigfleet.proxmox.proto.v1alpha1.MachineState.MACHINE_STATE_IDLE);
         live.configure(id, "prod-1", new byte[] {1, 2, 3});
         live.create("proxmox/OnDemand/pve.large/pve-a/000");
-        waiting(Duration.ofSeconds(10)).until(d -> browser.findElement(By.id("stat-holding")).getText().equals("2"));
+        waiting(Duration.ofSeconds(10))
+                .until(d -> browser.findElement(By.id("stat-holding")).getText().equals("2"));
         Path shot = Path.of("target", "admin-page.png");
         Files.createDirectories(shot.getParent());
         Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));
 
         List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+                .toList();
         assertThat(errors).as("browser console errors").isEmpty();
     }
 }

@@ -4,16 +4,16 @@ import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.api.PriceList;
-import dev.bigfleet.proxmox.server.plugin.BackendRegistry;
-import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.EngineObserver;
+import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.engine.TransitionWork;
-import dev.bigfleet.proxmox.store.sqlite.SqliteStateStore;
+import dev.bigfleet.proxmox.server.plugin.BackendRegistry;
 import dev.bigfleet.proxmox.spi.BackendContext;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.store.sqlite.SqliteStateStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +35,18 @@ final class BenchEngine implements AutoCloseable {
     BenchEngine(Path state, int machines) throws Exception {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
         var offerings = Offerings.defaults(catalog, "pve-a", "pve-b", machines);
-        backend = BackendRegistry.discover(Optional.empty()).require("fake").create(new BackendContext("proxmox",
-                List.of(), catalog, offerings, BackendOptions.of(Map.of("latency", "0s"))));
+        backend = BackendRegistry.discover(Optional.empty())
+                .require("fake")
+                .create(new BackendContext(
+                        "proxmox", List.of(), catalog, offerings, BackendOptions.of(Map.of("latency", "0s"))));
         store = SqliteStateStore.open(state);
         PriceList prices = new PriceList(Map.of(), PriceList.DEFAULT_PER_VCPU_HOUR, PriceList.DEFAULT_PER_GIB_HOUR);
-        engine = new LifecycleEngine(new TransitionWork(backend, new InventoryPlan("proxmox", catalog, offerings, prices)),
-                TransitionTimeouts.defaults(), workers, store, EngineObserver.NONE);
+        engine = new LifecycleEngine(
+                new TransitionWork(backend, new InventoryPlan("proxmox", catalog, offerings, prices)),
+                TransitionTimeouts.defaults(),
+                workers,
+                store,
+                EngineObserver.NONE);
         slots = Offerings.renderSlots("proxmox", offerings, catalog, prices);
         engine.addMachines(slots);
     }

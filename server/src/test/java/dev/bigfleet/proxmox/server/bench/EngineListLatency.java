@@ -34,7 +34,9 @@ final class EngineListLatency {
                     }
                 }
                 long t0 = System.nanoTime();
-                returned = engine.list(new ListQuery(Set.of(), 0, cursor)).machines().size();
+                returned = engine.list(new ListQuery(Set.of(), 0, cursor))
+                        .machines()
+                        .size();
                 delta[r] = System.nanoTime() - t0;
             }
             long[] full = new long[20];
@@ -43,7 +45,8 @@ final class EngineListLatency {
                 engine.list(new ListQuery(Set.of(), 0, null));
                 full[i] = System.nanoTime() - t0;
             }
-            System.out.printf("engine delta List, 100 changed of 100,000 (%d returned): p50 %.3f ms, p99 %.3f ms%n",
+            System.out.printf(
+                    "engine delta List, 100 changed of 100,000 (%d returned): p50 %.3f ms, p99 %.3f ms%n",
                     returned, pct(delta, 50), pct(delta, 99));
             System.out.printf("engine full List of 100,000: p50 %.1f ms, p99 %.1f ms%n", pct(full, 50), pct(full, 99));
         }

@@ -38,11 +38,19 @@ final class GrpcLifecycleLoad implements AutoCloseable {
 
     GrpcLifecycleLoad(int port) {
         // callbacks run on the transport thread: each issues its caller's next call at once
-        channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().directExecutor()
-                .maxInboundMessageSize(256 << 20).build();
+        channel = ManagedChannelBuilder.forAddress("127.0.0.1", port)
+                .usePlaintext()
+                .directExecutor()
+                .maxInboundMessageSize(256 << 20)
+                .build();
         stub = CapacityProviderGrpc.newStub(channel);
-        ids = CapacityProviderGrpc.newBlockingStub(channel).list(ListFilter.getDefaultInstance()).getMachinesList()
-                .stream().map(Machine::getId).toList();
+        ids =
+                CapacityProviderGrpc.newBlockingStub(channel)
+                        .list(ListFilter.getDefaultInstance())
+                        .getMachinesList()
+                        .stream()
+                        .map(Machine::getId)
+                        .toList();
     }
 
     int machines() {
@@ -108,11 +116,19 @@ final class GrpcLifecycleLoad implements AutoCloseable {
             inFlight.incrementAndGet();
             String id = mine.get(at);
             switch (nextStep[at]) {
-                case 0 -> stub.create(CreateRequest.newBuilder().setMachineId(id).build(), this);
-                case 1 -> stub.configure(ConfigureRequest.newBuilder().setMachineId(id).setClusterId("bench")
-                        .putShardMetadata("pool", "general").build(), this);
+                case 0 ->
+                    stub.create(CreateRequest.newBuilder().setMachineId(id).build(), this);
+                case 1 ->
+                    stub.configure(
+                            ConfigureRequest.newBuilder()
+                                    .setMachineId(id)
+                                    .setClusterId("bench")
+                                    .putShardMetadata("pool", "general")
+                                    .build(),
+                            this);
                 case 2 -> stub.drain(DrainRequest.newBuilder().setMachineId(id).build(), this);
-                default -> stub.delete(DeleteRequest.newBuilder().setMachineId(id).build(), this);
+                default ->
+                    stub.delete(DeleteRequest.newBuilder().setMachineId(id).build(), this);
             }
         }
 

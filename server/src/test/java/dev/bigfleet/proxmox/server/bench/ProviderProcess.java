@@ -34,9 +34,18 @@ final class ProviderProcess implements AutoCloseable {
     static ProviderProcess start(Path log, String... extra) throws IOException {
         int grpcPort = freePort();
         int httpPort = freePort();
-        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "--proxmox-backend", "fake",
-                "--fake-latency", "0s", "--reconcile-interval", "0", "--addr", "127.0.0.1:" + grpcPort,
-                "--metrics-addr", "127.0.0.1:" + httpPort));
+        List<String> command = new ArrayList<>(List.of(
+                LAUNCHER.toString(),
+                "--proxmox-backend",
+                "fake",
+                "--fake-latency",
+                "0s",
+                "--reconcile-interval",
+                "0",
+                "--addr",
+                "127.0.0.1:" + grpcPort,
+                "--metrics-addr",
+                "127.0.0.1:" + httpPort));
         command.addAll(List.of(extra));
         long started = System.nanoTime();
         Process process = new ProcessBuilder(command)
@@ -49,7 +58,8 @@ final class ProviderProcess implements AutoCloseable {
     /** Polls {@code /readyz} until it answers 200; returns the seconds since the process was started. */
     double awaitReady() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz")).build();
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
+                .build();
         long deadline = startedNanos + TimeUnit.MINUTES.toNanos(5);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {

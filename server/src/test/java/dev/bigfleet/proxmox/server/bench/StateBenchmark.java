@@ -43,10 +43,14 @@ public final class StateBenchmark {
 
         GrpcLifecycleLoad.Figures small = throughput(dir.resolve("small.db"), log, 1_000, warmup, seconds, false);
         GrpcLifecycleLoad.Figures large = throughput(dir.resolve("large.db"), log, 100_000, warmup, seconds, true);
-        System.out.printf("gRPC, 64 callers, 1,000 machines:   %,.0f acknowledged mutations/s (%,.0f refused/s)%n",
+        System.out.printf(
+                "gRPC, 64 callers, 1,000 machines:   %,.0f acknowledged mutations/s (%,.0f refused/s)%n",
                 small.acknowledgedPerSecond(), small.refusedPerSecond());
-        System.out.printf("gRPC, 64 callers, 100,000 machines: %,.0f acknowledged mutations/s (%,.0f refused/s),"
-                + " %.0f%% of the 1k figure%n", large.acknowledgedPerSecond(), large.refusedPerSecond(),
+        System.out.printf(
+                "gRPC, 64 callers, 100,000 machines: %,.0f acknowledged mutations/s (%,.0f refused/s),"
+                        + " %.0f%% of the 1k figure%n",
+                large.acknowledgedPerSecond(),
+                large.refusedPerSecond(),
                 100 * large.acknowledgedPerSecond() / small.acknowledgedPerSecond());
 
         restarts(dir.resolve("large.db"), log);
@@ -55,7 +59,8 @@ public final class StateBenchmark {
 
         double engineSmall = EngineThroughput.measure(dir.resolve("engine-small.db"), 1_000, CALLERS, seconds);
         double engineLarge = EngineThroughput.measure(dir.resolve("engine-large.db"), 100_000, CALLERS, seconds);
-        System.out.printf("engine (no gRPC, in this JVM): mutations/s at 1,000 machines %,.0f, at 100,000 %,.0f%n",
+        System.out.printf(
+                "engine (no gRPC, in this JVM): mutations/s at 1,000 machines %,.0f, at 100,000 %,.0f%n",
                 engineSmall, engineLarge);
     }
 
@@ -67,10 +72,11 @@ public final class StateBenchmark {
      * Seeds a fresh state, drives the load, and reports the measured rate. With {@code crash},
      * the provider is SIGKILLed while the load still runs, leaving the file as a crash does.
      */
-    private static GrpcLifecycleLoad.Figures throughput(Path state, Path log, int machines, int warmup, int seconds,
-            boolean crash) throws Exception {
+    private static GrpcLifecycleLoad.Figures throughput(
+            Path state, Path log, int machines, int warmup, int seconds, boolean crash) throws Exception {
         try (ProviderProcess provider = ProviderProcess.start(log, flags(state, machines))) {
-            System.out.printf("first start, seeding %,d machines: ready after %.2f s%n", machines, provider.awaitReady());
+            System.out.printf(
+                    "first start, seeding %,d machines: ready after %.2f s%n", machines, provider.awaitReady());
             GrpcLifecycleLoad load = new GrpcLifecycleLoad(provider.grpcPort);
             load.start(CALLERS);
             Thread.sleep(warmup * 1000L);
@@ -78,8 +84,9 @@ public final class StateBenchmark {
             long t0 = System.nanoTime();
             GrpcLifecycleLoad.Figures figures = load.measure(seconds);
             double cores = (provider.cpuSeconds() - cpu0) / ((System.nanoTime() - t0) / 1e9);
-            System.out.printf("  %,d machines: %,.0f acknowledged/s, provider using %.2f of 2 cores%n", machines,
-                    figures.acknowledgedPerSecond(), cores);
+            System.out.printf(
+                    "  %,d machines: %,.0f acknowledged/s, provider using %.2f of 2 cores%n",
+                    machines, figures.acknowledgedPerSecond(), cores);
             if (crash) {
                 load.halt();
                 provider.kill(); // the last calls are still in flight
@@ -94,7 +101,8 @@ public final class StateBenchmark {
         // let this JVM settle after driving the load, so the restarts share the cores with nothing else
         System.gc();
         Thread.sleep(3_000);
-        System.out.printf("state file at 100,000 machines: %.1f MiB (with its WAL), %,d journal rows not yet folded%n",
+        System.out.printf(
+                "state file at 100,000 machines: %.1f MiB (with its WAL), %,d journal rows not yet folded%n",
                 sizeWithWal(state) / 1048576.0, journalRows(state));
         double[] ready = new double[RESTARTS];
         for (int i = 0; i < RESTARTS; i++) {
@@ -109,8 +117,9 @@ public final class StateBenchmark {
             emptyStart = provider.awaitReady();
         }
         Arrays.sort(ready);
-        System.out.printf("restart of 100,000 machines to /readyz 200 (bin/proxmox, cold JVM, after SIGKILL):"
-                + " median %.2f s, best %.2f s, worst %.2f s; a fresh 32-machine provider: %.2f s%n",
+        System.out.printf(
+                "restart of 100,000 machines to /readyz 200 (bin/proxmox, cold JVM, after SIGKILL):"
+                        + " median %.2f s, best %.2f s, worst %.2f s; a fresh 32-machine provider: %.2f s%n",
                 ready[RESTARTS / 2], ready[0], ready[RESTARTS - 1], emptyStart);
     }
 
@@ -119,7 +128,9 @@ public final class StateBenchmark {
         try (ProviderProcess provider = ProviderProcess.start(log, flags(state, 100_000))) {
             provider.awaitReady();
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort)
-                    .usePlaintext().maxInboundMessageSize(256 << 20).build();
+                    .usePlaintext()
+                    .maxInboundMessageSize(256 << 20)
+                    .build();
             CapacityProviderBlockingStub stub = CapacityProviderGrpc.newBlockingStub(channel);
             long[] full = new long[30];
             MachineList all = null;
@@ -128,11 +139,16 @@ public final class StateBenchmark {
                 all = stub.list(ListFilter.getDefaultInstance());
                 full[i] = System.nanoTime() - t0;
             }
-            System.out.printf("full List of %,d machines (client-observed, %.0f MB): p50 %.0f ms, p99 %.0f ms%n",
-                    all.getMachinesCount(), all.getSerializedSize() / 1e6, EngineListLatency.pct(full, 50),
+            System.out.printf(
+                    "full List of %,d machines (client-observed, %.0f MB): p50 %.0f ms, p99 %.0f ms%n",
+                    all.getMachinesCount(),
+                    all.getSerializedSize() / 1e6,
+                    EngineListLatency.pct(full, 50),
                     EngineListLatency.pct(full, 99));
             List<String> speculative = new ArrayList<>();
-            for (Machine m : stub.list(ListFilter.newBuilder().addStates(MachineState.MACHINE_STATE_SPECULATIVE).build())
+            for (Machine m : stub.list(ListFilter.newBuilder()
+                            .addStates(MachineState.MACHINE_STATE_SPECULATIVE)
+                            .build())
                     .getMachinesList()) {
                 speculative.add(m.getId());
             }
@@ -140,16 +156,22 @@ public final class StateBenchmark {
             long[] delta = new long[rounds];
             for (int i = 0; i < rounds; i++) {
                 ByteString before = stub.list(ListFilter.newBuilder()
-                        .addStates(MachineState.MACHINE_STATE_UNSPECIFIED).build()).getRevision();
+                                .addStates(MachineState.MACHINE_STATE_UNSPECIFIED)
+                                .build())
+                        .getRevision();
                 for (int m = 0; m < 100; m++) {
-                    stub.create(CreateRequest.newBuilder().setMachineId(speculative.get(i * 100 + m)).build());
+                    stub.create(CreateRequest.newBuilder()
+                            .setMachineId(speculative.get(i * 100 + m))
+                            .build());
                 }
                 long t0 = System.nanoTime();
                 stub.list(ListFilter.newBuilder().setSinceRevision(before).build());
                 delta[i] = System.nanoTime() - t0;
             }
-            System.out.printf("delta List, 100 changed of 100,000 (client-observed, an upper bound of server time):"
-                    + " p50 %.2f ms, p99 %.2f ms%n", EngineListLatency.pct(delta, 50), EngineListLatency.pct(delta, 99));
+            System.out.printf(
+                    "delta List, 100 changed of 100,000 (client-observed, an upper bound of server time):"
+                            + " p50 %.2f ms, p99 %.2f ms%n",
+                    EngineListLatency.pct(delta, 50), EngineListLatency.pct(delta, 99));
             channel.shutdownNow();
         }
     }
@@ -167,7 +189,8 @@ public final class StateBenchmark {
         if (Files.exists(wal)) {
             Files.copy(wal, copy.resolveSibling("state.db-wal"));
         }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy); Statement st = c.createStatement();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy);
+                Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT count(*) FROM journal")) {
             return rs.next() ? rs.getLong(1) : 0;
         }

@@ -26,9 +26,25 @@ final class DurableProviderProcess implements RestartableServer {
     static DurableProviderProcess start() throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("conformance-durable");
         int port = freePort();
-        String[] args = {"--proxmox-backend", "fake", "--addr", "127.0.0.1:" + port, "--metrics-addr", "",
-            "--fake-latency", "20ms", "--fake-faults", "--transition-timeout", "60s", "--seed-count", "200",
-            "--reconcile-interval", "0", "--state", dir.resolve("state.db").toString()};
+        String[] args = {
+            "--proxmox-backend",
+            "fake",
+            "--addr",
+            "127.0.0.1:" + port,
+            "--metrics-addr",
+            "",
+            "--fake-latency",
+            "20ms",
+            "--fake-faults",
+            "--transition-timeout",
+            "60s",
+            "--seed-count",
+            "200",
+            "--reconcile-interval",
+            "0",
+            "--state",
+            dir.resolve("state.db").toString()
+        };
         DurableProviderProcess server = new DurableProviderProcess(args, port);
         server.launch();
         return server;

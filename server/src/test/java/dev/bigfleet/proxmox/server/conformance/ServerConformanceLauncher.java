@@ -13,11 +13,26 @@ import java.util.List;
  */
 public final class ServerConformanceLauncher implements ConformanceServerLauncher {
     static List<String> argsFor(Profile profile) {
-        List<String> common = List.of("--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0",
-                "--proxmox-backend", "fake", "--fake-latency", "20ms");
+        List<String> common = List.of(
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "127.0.0.1:0",
+                "--proxmox-backend",
+                "fake",
+                "--fake-latency",
+                "20ms");
         if (profile == Profile.FAULT) {
-            return concat(common, List.of("--fake-faults", "--transition-timeout", "2s", "--seed-count", "400",
-                    "--reconcile-interval", "300ms"));
+            return concat(
+                    common,
+                    List.of(
+                            "--fake-faults",
+                            "--transition-timeout",
+                            "2s",
+                            "--seed-count",
+                            "400",
+                            "--reconcile-interval",
+                            "300ms"));
         }
         return concat(common, List.of("--seed-count", "2000", "--reconcile-interval", "300ms"));
     }

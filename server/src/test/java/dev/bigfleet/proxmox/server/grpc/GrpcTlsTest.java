@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GrpcTlsTest {
     @TempDir
     static Path dir;
+
     static TestCertificates certs;
 
     @BeforeAll
@@ -32,8 +33,17 @@ class GrpcTlsTest {
     }
 
     private static RunningProvider start(String... tls) throws Exception {
-        String[] base = {"--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "", "--seed-count", "2",
-                "--fake-latency", "0s"};
+        String[] base = {
+            "--use-fake-backend",
+            "--addr",
+            "127.0.0.1:0",
+            "--metrics-addr",
+            "",
+            "--seed-count",
+            "2",
+            "--fake-latency",
+            "0s"
+        };
         String[] args = new String[base.length + tls.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(tls, 0, args, base.length, tls.length);
@@ -45,8 +55,10 @@ class GrpcTlsTest {
                 .sslContext(client.build())
                 .build();
         try {
-            return CapacityProviderGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-                    .list(ListFilter.getDefaultInstance()).getMachinesCount();
+            return CapacityProviderGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .list(ListFilter.getDefaultInstance())
+                    .getMachinesCount();
         } finally {
             channel.shutdownNow();
         }
@@ -58,27 +70,36 @@ class GrpcTlsTest {
 
     @Test
     void tlsServesClientsThatTrustTheCertificateOverTls13Only() throws Exception {
-        try (RunningProvider provider = start("--tls-cert", certs.serverCert.toString(),
-                "--tls-key", certs.serverKey.toString())) {
+        try (RunningProvider provider =
+                start("--tls-cert", certs.serverCert.toString(), "--tls-key", certs.serverKey.toString())) {
             assertThat(listOver(provider.grpcPort(), trustingOurCa())).isEqualTo(2);
-            assertThatThrownBy(() -> listOver(provider.grpcPort(), trustingOurCa().protocols("TLSv1.2")))
+            assertThatThrownBy(
+                            () -> listOver(provider.grpcPort(), trustingOurCa().protocols("TLSv1.2")))
                     .isInstanceOf(StatusRuntimeException.class);
-            assertThatThrownBy(() -> listOver(provider.grpcPort(),
-                    GrpcSslContexts.forClient().trustManager(certs.otherCaCert.toFile())))
+            assertThatThrownBy(() -> listOver(
+                            provider.grpcPort(), GrpcSslContexts.forClient().trustManager(certs.otherCaCert.toFile())))
                     .isInstanceOf(StatusRuntimeException.class);
         }
     }
 
     @Test
     void mutualTlsRequiresAClientCertificateFromTheConfiguredCa() throws Exception {
-        try (RunningProvider provider = start("--tls-cert", certs.serverCert.toString(),
-                "--tls-key", certs.serverKey.toString(), "--tls-ca", certs.caCert.toString())) {
-            assertThat(listOver(provider.grpcPort(),
-                    trustingOurCa().keyManager(certs.clientCert.toFile(), certs.clientKey.toFile()))).isEqualTo(2);
+        try (RunningProvider provider = start(
+                "--tls-cert",
+                certs.serverCert.toString(),
+                "--tls-key",
+                certs.serverKey.toString(),
+                "--tls-ca",
+                certs.caCert.toString())) {
+            assertThat(listOver(
+                            provider.grpcPort(),
+                            trustingOurCa().keyManager(certs.clientCert.toFile(), certs.clientKey.toFile())))
+                    .isEqualTo(2);
             assertThatThrownBy(() -> listOver(provider.grpcPort(), trustingOurCa()))
                     .isInstanceOf(StatusRuntimeException.class);
-            assertThatThrownBy(() -> listOver(provider.grpcPort(),
-                    trustingOurCa().keyManager(certs.otherClientCert.toFile(), certs.otherClientKey.toFile())))
+            assertThatThrownBy(() -> listOver(
+                            provider.grpcPort(),
+                            trustingOurCa().keyManager(certs.otherClientCert.toFile(), certs.otherClientKey.toFile())))
                     .isInstanceOf(StatusRuntimeException.class);
         }
     }

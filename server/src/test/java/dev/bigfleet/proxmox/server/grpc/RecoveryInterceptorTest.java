@@ -37,15 +37,19 @@ class RecoveryInterceptorTest {
                 .addService(ServerInterceptors.intercept(buggy, recovery, new LoggingInterceptor()))
                 .build()
                 .start();
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .usePlaintext()
+                .build();
         try {
             var stub = CapacityProviderGrpc.newBlockingStub(channel);
-            assertThatThrownBy(() -> stub.get(MachineRef.newBuilder().setId("boom").build()))
+            assertThatThrownBy(
+                            () -> stub.get(MachineRef.newBuilder().setId("boom").build()))
                     .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
                         assertThat(e.getStatus().getDescription()).isEqualTo("internal error");
                     });
-            assertThat(stub.get(MachineRef.newBuilder().setId("fine").build()).getId()).isEqualTo("fine");
+            assertThat(stub.get(MachineRef.newBuilder().setId("fine").build()).getId())
+                    .isEqualTo("fine");
             assertThat(recovery.recoveredCount()).isEqualTo(1);
         } finally {
             channel.shutdownNow();

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 /** What {@code grpcurl list} sees: the provider, health and reflection itself; nothing with --reflection=false. */
 class ReflectionTest {
     private static List<String> listServices(int port) throws Exception {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port)
+                .usePlaintext()
+                .build();
         try {
             CompletableFuture<List<String>> names = new CompletableFuture<>();
             StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel)
@@ -28,7 +30,8 @@ class ReflectionTest {
                         @Override
                         public void onNext(ServerReflectionResponse r) {
                             names.complete(r.getListServicesResponse().getServiceList().stream()
-                                    .map(ServiceResponse::getName).toList());
+                                    .map(ServiceResponse::getName)
+                                    .toList());
                         }
 
                         @Override
@@ -39,7 +42,8 @@ class ReflectionTest {
                         @Override
                         public void onCompleted() {}
                     });
-            requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
+            requests.onNext(
+                    ServerReflectionRequest.newBuilder().setListServices("").build());
             requests.onCompleted();
             return names.get(10, TimeUnit.SECONDS);
         } finally {
@@ -49,16 +53,24 @@ class ReflectionTest {
 
     @Test
     void reflectionListsTheProviderAndHealthServices() throws Exception {
-        try (RunningProvider p = ProviderMain.start("--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "",
-                "--seed-count", "1")) {
-            assertThat(listServices(p.grpcPort())).contains("bigfleet.v1alpha1.CapacityProvider", "grpc.health.v1.Health");
+        try (RunningProvider p = ProviderMain.start(
+                "--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "", "--seed-count", "1")) {
+            assertThat(listServices(p.grpcPort()))
+                    .contains("bigfleet.v1alpha1.CapacityProvider", "grpc.health.v1.Health");
         }
     }
 
     @Test
     void reflectionCanBeTurnedOff() throws Exception {
-        try (RunningProvider p = ProviderMain.start("--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "",
-                "--seed-count", "1", "--reflection=false")) {
+        try (RunningProvider p = ProviderMain.start(
+                "--use-fake-backend",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "",
+                "--seed-count",
+                "1",
+                "--reflection=false")) {
             try {
                 listServices(p.grpcPort());
                 throw new AssertionError("reflection answered although it was turned off");

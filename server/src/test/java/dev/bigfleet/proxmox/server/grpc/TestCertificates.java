@@ -37,26 +37,67 @@ final class TestCertificates {
     }
 
     private void ca(String name) throws IOException, InterruptedException {
-        openssl(List.of("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", name + ".key", "-out", name + ".pem", "-days", "2", "-subj", "/CN=" + name));
+        openssl(List.of(
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                name + ".key",
+                "-out",
+                name + ".pem",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=" + name));
     }
 
     private void leaf(String name, String ca, String extension) throws IOException, InterruptedException {
-        openssl(List.of("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", name + ".raw.key", "-out", name + ".csr", "-subj", "/CN=" + name));
+        openssl(List.of(
+                "req",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                name + ".raw.key",
+                "-out",
+                name + ".csr",
+                "-subj",
+                "/CN=" + name));
         // gRPC's Netty wants PKCS#8 keys
         openssl(List.of("pkcs8", "-topk8", "-nocrypt", "-in", name + ".raw.key", "-out", name + ".key"));
         java.nio.file.Files.writeString(caCert.getParent().resolve(name + ".ext"), extension + "\n");
-        openssl(List.of("x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
-                "-CAcreateserial", "-out", name + ".pem", "-days", "2", "-extfile", name + ".ext"));
+        openssl(List.of(
+                "x509",
+                "-req",
+                "-in",
+                name + ".csr",
+                "-CA",
+                ca + ".pem",
+                "-CAkey",
+                ca + ".key",
+                "-CAcreateserial",
+                "-out",
+                name + ".pem",
+                "-days",
+                "2",
+                "-extfile",
+                name + ".ext"));
     }
 
     private void openssl(List<String> args) throws IOException, InterruptedException {
         List<String> command = new java.util.ArrayList<>();
         command.add("openssl");
         command.addAll(args);
-        Process p = new ProcessBuilder(command).directory(caCert.getParent().toFile())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(command)
+                .directory(caCert.getParent().toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
             throw new IOException("openssl " + args + " failed: " + out);

@@ -53,17 +53,38 @@ class LogLinesTest {
 
     @Test
     void textLinesCarryKeyValuesAndCannotBeSplitByAMessage() {
-        String line = text(event("dev.x.rpc", Level.WARN, "rpc", "method", "Create", "code", "NotFound",
-                "dur_ms", 3L, "err", "machine not found: a b"));
-        assertThat(line).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z WARN  rpc rpc method=Create"
-                + " code=NotFound dur_ms=3 err=\"machine not found: a b\"\n");
+        String line = text(event(
+                "dev.x.rpc",
+                Level.WARN,
+                "rpc",
+                "method",
+                "Create",
+                "code",
+                "NotFound",
+                "dur_ms",
+                3L,
+                "err",
+                "machine not found: a b"));
+        assertThat(line)
+                .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z WARN  rpc rpc method=Create"
+                        + " code=NotFound dur_ms=3 err=\"machine not found: a b\"\n");
         assertThat(text(event("x", Level.INFO, "first\nINFO forged line"))).endsWith("first\\nINFO forged line\n");
     }
 
     @Test
     void jsonLinesAreOneObjectWithTypedFields() throws Exception {
-        JsonNode line = json(event("dev.bigfleet.Thing", Level.INFO, "serving CapacityProvider", "addr", "127.0.0.1:9000",
-                "offerings", 4, "msg", "not the message", "quote", "a \"b\"\nc"));
+        JsonNode line = json(event(
+                "dev.bigfleet.Thing",
+                Level.INFO,
+                "serving CapacityProvider",
+                "addr",
+                "127.0.0.1:9000",
+                "offerings",
+                4,
+                "msg",
+                "not the message",
+                "quote",
+                "a \"b\"\nc"));
         assertThat(line.get("level").asText()).isEqualTo("INFO");
         assertThat(line.get("logger").asText()).isEqualTo("Thing");
         assertThat(line.get("msg").asText()).isEqualTo("serving CapacityProvider");
@@ -79,23 +100,26 @@ class LogLinesTest {
         assertThat(LogFormat.parse("json")).contains(LogFormat.JSON);
         assertThat(LogFormat.parse(" TEXT ")).contains(LogFormat.TEXT);
         assertThat(LogFormat.parse("yaml")).isEmpty();
-        assertThatThrownBy(() -> dev.bigfleet.proxmox.server.ProviderMain.start("--use-fake-backend",
-                "--log-format", "yaml")).hasMessage("--log-format: \"yaml\" is not text or json");
+        assertThatThrownBy(() ->
+                        dev.bigfleet.proxmox.server.ProviderMain.start("--use-fake-backend", "--log-format", "yaml"))
+                .hasMessage("--log-format: \"yaml\" is not text or json");
     }
 
     @Test
     void transportFrameDumpsAreDroppedAtEveryLevel() {
         WireDumpFilter filter = new WireDumpFilter();
         Logger netty = CONTEXT.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
-        assertThat(filter.decide(null, netty, Level.DEBUG, "INBOUND DATA", null, null)).isEqualTo(FilterReply.DENY);
+        assertThat(filter.decide(null, netty, Level.DEBUG, "INBOUND DATA", null, null))
+                .isEqualTo(FilterReply.DENY);
         assertThat(filter.decide(null, netty, Level.WARN, "x", null, null)).isEqualTo(FilterReply.NEUTRAL);
         assertThat(filter.decide(null, CONTEXT.getLogger("rpc"), Level.DEBUG, "rpc", null, null))
                 .isEqualTo(FilterReply.NEUTRAL);
     }
 
     private static Map<String, String> pairs(ILoggingEvent e) {
-        return e.getKeyValuePairs() == null ? Map.of() : e.getKeyValuePairs().stream()
-                .collect(Collectors.toMap(kv -> kv.key, kv -> String.valueOf(kv.value)));
+        return e.getKeyValuePairs() == null
+                ? Map.of()
+                : e.getKeyValuePairs().stream().collect(Collectors.toMap(kv -> kv.key, kv -> String.valueOf(kv.value)));
     }
 
     @Test
@@ -105,25 +129,44 @@ class LogLinesTest {
             try (LiveProvider live = LiveProvider.start("--seed-count", "8", "--fake-latency", "0s")) {
                 live.create(id);
                 live.awaitState(id, MachineState.MACHINE_STATE_IDLE);
-                assertThatThrownBy(() -> live.grpc.get(MachineRef.newBuilder().setId("nope").build()))
+                assertThatThrownBy(() -> live.grpc.get(
+                                MachineRef.newBuilder().setId("nope").build()))
                         .isInstanceOf(StatusRuntimeException.class);
             }
-            List<ILoggingEvent> rpc = logs.events.stream().filter(e -> e.getLoggerName().equals("rpc")).toList();
-            ILoggingEvent create = rpc.stream().filter(e -> "Create".equals(pairs(e).get("method"))).findFirst().orElseThrow();
+            List<ILoggingEvent> rpc = logs.events.stream()
+                    .filter(e -> e.getLoggerName().equals("rpc"))
+                    .toList();
+            ILoggingEvent create = rpc.stream()
+                    .filter(e -> "Create".equals(pairs(e).get("method")))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(create.getLevel()).isEqualTo(Level.INFO);
-            assertThat(pairs(create)).containsEntry("code", "OK").containsEntry("machine", id).containsKey("dur_ms");
-            ILoggingEvent get = rpc.stream().filter(e -> "Get".equals(pairs(e).get("method"))
-                    && "OK".equals(pairs(e).get("code"))).findFirst().orElseThrow();
+            assertThat(pairs(create))
+                    .containsEntry("code", "OK")
+                    .containsEntry("machine", id)
+                    .containsKey("dur_ms");
+            ILoggingEvent get = rpc.stream()
+                    .filter(e -> "Get".equals(pairs(e).get("method")) && "OK".equals(pairs(e).get("code")))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(get.getLevel()).isEqualTo(Level.DEBUG);
-            ILoggingEvent missing = rpc.stream().filter(e -> "NotFound".equals(pairs(e).get("code"))).findFirst().orElseThrow();
+            ILoggingEvent missing = rpc.stream()
+                    .filter(e -> "NotFound".equals(pairs(e).get("code")))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(missing.getLevel()).isEqualTo(Level.WARN);
             assertThat(pairs(missing)).containsEntry("machine", "nope").containsKey("err");
 
             ILoggingEvent serving = logs.events.stream()
-                    .filter(e -> e.getFormattedMessage().equals("serving CapacityProvider")).findFirst().orElseThrow();
+                    .filter(e -> e.getFormattedMessage().equals("serving CapacityProvider"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(serving.getLevel()).isEqualTo(Level.INFO);
-            assertThat(pairs(serving)).containsEntry("proxmox_backend", "fake").containsEntry("security", "insecure")
-                    .containsEntry("offerings", "4").containsEntry("zones", "pve-a,pve-b")
+            assertThat(pairs(serving))
+                    .containsEntry("proxmox_backend", "fake")
+                    .containsEntry("security", "insecure")
+                    .containsEntry("offerings", "4")
+                    .containsEntry("zones", "pve-a,pve-b")
                     .containsKeys("addr", "metrics_addr", "provider");
         }
     }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class LabelledExportTest {
     private static final MetricFamily CALLS = MetricFamily.counter("t_calls_total", "Calls.", "op");
     private static final MetricFamily SIZE = MetricFamily.gauge("t_size", "Size.", "zone", "type");
-    private static final MetricFamily LATENCY = MetricFamily.histogram("t_latency_seconds", "Latency.",
-            new Buckets(0.1, 1), "op");
+    private static final MetricFamily LATENCY =
+            MetricFamily.histogram("t_latency_seconds", "Latency.", new Buckets(0.1, 1), "op");
 
     private static String export(SeriesRegistry registry) throws Exception {
         PrometheusRegistry prometheus = new PrometheusRegistry();
@@ -32,7 +32,8 @@ class LabelledExportTest {
 
         String text = export(registry);
 
-        assertThat(text).contains("# TYPE t_calls_total counter\n")
+        assertThat(text)
+                .contains("# TYPE t_calls_total counter\n")
                 .contains("t_calls_total{op=\"GET /nodes\"} 2.0\n")
                 .contains("t_calls_total{op=\"GET_/nodes\"} 1.0\n")
                 .contains("# TYPE t_size gauge\n")
@@ -50,7 +51,8 @@ class LabelledExportTest {
 
         String text = export(registry);
 
-        assertThat(text).contains("# TYPE t_latency_seconds histogram\n")
+        assertThat(text)
+                .contains("# TYPE t_latency_seconds histogram\n")
                 .contains("t_latency_seconds_bucket{op=\"clone\",le=\"0.1\"} 1\n")
                 .contains("t_latency_seconds_bucket{op=\"clone\",le=\"1.0\"} 2\n")
                 .contains("t_latency_seconds_bucket{op=\"clone\",le=\"+Inf\"} 3\n")

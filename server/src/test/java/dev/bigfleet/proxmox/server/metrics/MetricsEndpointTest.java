@@ -27,8 +27,8 @@ class MetricsEndpointTest {
 
     @BeforeAll
     static void start() throws Exception {
-        live = LiveProvider.start("--seed-count", "16", "--fake-latency", "10ms", "--fake-faults",
-                "--reconcile-interval", "200ms");
+        live = LiveProvider.start(
+                "--seed-count", "16", "--fake-latency", "10ms", "--fake-faults", "--reconcile-interval", "200ms");
     }
 
     @AfterAll
@@ -39,20 +39,32 @@ class MetricsEndpointTest {
     private static Scrape scrape() throws Exception {
         HttpResponse<String> r = live.get("/metrics");
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+        assertThat(r.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
         return new Scrape(r.body());
     }
 
     @Test
     void seriesMoveWhenAMachineGoesThroughItsLifecycle() throws Exception {
         Scrape before = scrape();
-        assertThat(before.value("bigfleet_proxmox_machines{instance_type=\"pve.large\",state=\"SPECULATIVE\",zone=\"pve-a\"}"))
+        assertThat(before.value(
+                        "bigfleet_proxmox_machines{instance_type=\"pve.large\",state=\"SPECULATIVE\",zone=\"pve-a\"}"))
                 .isEqualTo(4.0);
 
         live.fullLifecycle(A, "blob".getBytes(StandardCharsets.UTF_8));
-        live.grpc.create(CreateRequest.newBuilder().setMachineId(B).setShardId("s1").setShardEpoch(1).setSequenceNumber(5).build());
-        assertThatThrownBy(() -> live.grpc.create(CreateRequest.newBuilder().setMachineId(B).setShardId("s1")
-                .setShardEpoch(1).setSequenceNumber(4).build())).isInstanceOf(StatusRuntimeException.class)
+        live.grpc.create(CreateRequest.newBuilder()
+                .setMachineId(B)
+                .setShardId("s1")
+                .setShardEpoch(1)
+                .setSequenceNumber(5)
+                .build());
+        assertThatThrownBy(() -> live.grpc.create(CreateRequest.newBuilder()
+                        .setMachineId(B)
+                        .setShardId("s1")
+                        .setShardEpoch(1)
+                        .setSequenceNumber(4)
+                        .build()))
+                .isInstanceOf(StatusRuntimeException.class)
                 .hasMessageContaining("FAILED_PRECONDITION");
         live.awaitState(B, MachineState.MACHINE_STATE_IDLE);
         live.configure(B, "fault-error", new byte[] {1});
@@ -61,27 +73,50 @@ class MetricsEndpointTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             Scrape after = scrape();
             // the reference's six
-            assertThat(after.value("bigfleet_proxmox_api_calls_total{op=\"CloneVM\",outcome=\"success\"}")).isEqualTo(2.0);
-            assertThat(after.value("bigfleet_proxmox_api_calls_total{op=\"Configure\",outcome=\"error\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_api_calls_total{op=\"DeleteVM\",outcome=\"success\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_api_duration_seconds_count{op=\"CloneVM\"}")).isEqualTo(2.0);
-            assertThat(after.value("bigfleet_proxmox_api_duration_seconds_bucket{op=\"CloneVM\",le=\"1800.0\"}")).isEqualTo(2.0);
-            assertThat(after.value("bigfleet_proxmox_grpc_requests_total{code=\"OK\",method=\"Create\"}")).isEqualTo(2.0);
-            assertThat(after.value("bigfleet_proxmox_grpc_requests_total{code=\"FailedPrecondition\",method=\"Create\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_grpc_requests_total{code=\"OK\",method=\"Get\"}")).isPositive();
-            assertThat(after.value("bigfleet_proxmox_grpc_request_duration_seconds_count{method=\"Drain\"}")).isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_api_calls_total{op=\"CloneVM\",outcome=\"success\"}"))
+                    .isEqualTo(2.0);
+            assertThat(after.value("bigfleet_proxmox_api_calls_total{op=\"Configure\",outcome=\"error\"}"))
+                    .isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_api_calls_total{op=\"DeleteVM\",outcome=\"success\"}"))
+                    .isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_api_duration_seconds_count{op=\"CloneVM\"}"))
+                    .isEqualTo(2.0);
+            assertThat(after.value("bigfleet_proxmox_api_duration_seconds_bucket{op=\"CloneVM\",le=\"1800.0\"}"))
+                    .isEqualTo(2.0);
+            assertThat(after.value("bigfleet_proxmox_grpc_requests_total{code=\"OK\",method=\"Create\"}"))
+                    .isEqualTo(2.0);
+            assertThat(after.value(
+                            "bigfleet_proxmox_grpc_requests_total{code=\"FailedPrecondition\",method=\"Create\"}"))
+                    .isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_grpc_requests_total{code=\"OK\",method=\"Get\"}"))
+                    .isPositive();
+            assertThat(after.value("bigfleet_proxmox_grpc_request_duration_seconds_count{method=\"Drain\"}"))
+                    .isEqualTo(1.0);
             assertThat(after.has("bigfleet_proxmox_panics_total")).isTrue();
-            assertThat(after.value("bigfleet_proxmox_reconcile_total{outcome=\"success\"}")).isPositive();
+            assertThat(after.value("bigfleet_proxmox_reconcile_total{outcome=\"success\"}"))
+                    .isPositive();
             // what the reference lacked
-            assertThat(after.value("bigfleet_proxmox_transitions_total{kind=\"create\",outcome=\"success\"}")).isEqualTo(2.0);
-            assertThat(after.value("bigfleet_proxmox_transitions_total{kind=\"configure\",outcome=\"error\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_transition_duration_seconds_count{kind=\"drain\",outcome=\"success\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_fenced_total{kind=\"create\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_machines{instance_type=\"pve.large\",state=\"SPECULATIVE\",zone=\"pve-a\"}")).isEqualTo(3.0);
-            assertThat(after.value("bigfleet_proxmox_machines{instance_type=\"pve.large\",state=\"FAILED\",zone=\"pve-a\"}")).isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_transitions_total{kind=\"create\",outcome=\"success\"}"))
+                    .isEqualTo(2.0);
+            assertThat(after.value("bigfleet_proxmox_transitions_total{kind=\"configure\",outcome=\"error\"}"))
+                    .isEqualTo(1.0);
+            assertThat(after.value(
+                            "bigfleet_proxmox_transition_duration_seconds_count{kind=\"drain\",outcome=\"success\"}"))
+                    .isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_fenced_total{kind=\"create\"}"))
+                    .isEqualTo(1.0);
+            assertThat(
+                            after.value(
+                                    "bigfleet_proxmox_machines{instance_type=\"pve.large\",state=\"SPECULATIVE\",zone=\"pve-a\"}"))
+                    .isEqualTo(3.0);
+            assertThat(after.value(
+                            "bigfleet_proxmox_machines{instance_type=\"pve.large\",state=\"FAILED\",zone=\"pve-a\"}"))
+                    .isEqualTo(1.0);
             assertThat(after.value("bigfleet_proxmox_hourly_cost_usd")).isEqualTo(0.0368);
-            assertThat(after.value("bigfleet_proxmox_state_duration_seconds_count{state=\"CONFIGURED\"}")).isEqualTo(1.0);
-            assertThat(after.value("bigfleet_proxmox_store_commit_duration_seconds_count")).isPositive();
+            assertThat(after.value("bigfleet_proxmox_state_duration_seconds_count{state=\"CONFIGURED\"}"))
+                    .isEqualTo(1.0);
+            assertThat(after.value("bigfleet_proxmox_store_commit_duration_seconds_count"))
+                    .isPositive();
             assertThat(after.has("bigfleet_proxmox_store_commit_errors_total")).isTrue();
             // the JVM
             assertThat(after.value("jvm_memory_used_bytes{area=\"heap\"}")).isPositive();
@@ -98,10 +133,14 @@ class MetricsEndpointTest {
         try {
             Files.writeString(file, scrape().text);
             Process check = new ProcessBuilder(promtool.toString(), "check", "metrics")
-                    .redirectInput(file.toFile()).redirectErrorStream(true).start();
+                    .redirectInput(file.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(check.exitValue()).as("promtool check metrics: %s", output).isZero();
+            assertThat(check.exitValue())
+                    .as("promtool check metrics: %s", output)
+                    .isZero();
             assertThat(output).as("promtool lint findings").isBlank();
         } finally {
             Files.deleteIfExists(file);

@@ -22,10 +22,14 @@ final class ExamplePlugin {
 
     /** {@code ../examples/backend-example/target/plugin}, checked to hold the built plugin. */
     static Path directory() throws IOException {
-        Path dir = Path.of("..", "examples", "backend-example", "target", "plugin").toAbsolutePath().normalize();
+        Path dir = Path.of("..", "examples", "backend-example", "target", "plugin")
+                .toAbsolutePath()
+                .normalize();
         Path plugin = dir.resolve("backend-example");
-        assertThat(plugin).as("the example plugin, built by the reactor before the server"
-                + " (mvn -pl examples/backend-example,server -am verify)").isDirectory();
+        assertThat(plugin)
+                .as("the example plugin, built by the reactor before the server"
+                        + " (mvn -pl examples/backend-example,server -am verify)")
+                .isDirectory();
         try (Stream<Path> jars = Files.list(plugin)) {
             assertThat(jars.map(p -> p.getFileName().toString()))
                     .as("the example plugin's jars")

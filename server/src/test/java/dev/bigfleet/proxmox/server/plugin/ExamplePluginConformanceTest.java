@@ -19,19 +19,33 @@ import org.junit.jupiter.api.io.TempDir;
  * CoreConformanceRunner}). The provider's log shows the plugin started on its own Jackson.
  */
 class ExamplePluginConformanceTest {
-    private static final Pattern READY = Pattern.compile("example backend ready \\(.*\\) with jackson-databind "
-            + Pattern.quote(ExamplePlugin.JACKSON) + "\\s*$");
+    private static final Pattern READY = Pattern.compile(
+            "example backend ready \\(.*\\) with jackson-databind " + Pattern.quote(ExamplePlugin.JACKSON) + "\\s*$");
 
     @Test
     void coreAndCloudBehavioursPassOnTheExamplePlugin(@TempDir Path dir) throws Exception {
         Path state = dir.resolve("vms.json");
-        try (ProcessHarness provider = ProcessHarness.start("--plugin-dir", ExamplePlugin.directory().toString(),
-                "--proxmox-backend", ExamplePlugin.NAME,
-                "--backend-opt", "boot-delay=20ms", "--backend-opt", "state-file=" + state,
-                "--addr", "127.0.0.1:0", "--metrics-addr", "",
-                "--seed-count", "2000", "--reconcile-interval", "300ms")) {
+        try (ProcessHarness provider = ProcessHarness.start(
+                "--plugin-dir",
+                ExamplePlugin.directory().toString(),
+                "--proxmox-backend",
+                ExamplePlugin.NAME,
+                "--backend-opt",
+                "boot-delay=20ms",
+                "--backend-opt",
+                "state-file=" + state,
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "",
+                "--seed-count",
+                "2000",
+                "--reconcile-interval",
+                "300ms")) {
             int grpcPort = provider.awaitServing(Duration.ofSeconds(60))[0];
-            assertThat(provider.stderr).as("the provider's log").anyMatch(l -> READY.matcher(l).find());
+            assertThat(provider.stderr)
+                    .as("the provider's log")
+                    .anyMatch(l -> READY.matcher(l).find());
 
             Path report = Path.of("target", "example-plugin-conformance.txt").toAbsolutePath();
             Files.createDirectories(report.getParent());
@@ -40,10 +54,12 @@ class ExamplePluginConformanceTest {
             List<String> lines = Files.readAllLines(report, StandardCharsets.UTF_8);
             String summary = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
             assertThat(lines.stream().filter(l -> l.startsWith("FAILED ")))
-                    .as("conformance failures on the example plugin (full report: %s)", report).isEmpty();
+                    .as("conformance failures on the example plugin (full report: %s)", report)
+                    .isEmpty();
             assertThat(exit).as("suite exit code; last line: %s", summary).isZero();
             assertThat(summary).matches("[1-9]\\d* passed, 0 failed, \\d+ skipped");
-            assertThat(Files.readString(state, StandardCharsets.UTF_8)).as("VMs the suite left in the plugin's state")
+            assertThat(Files.readString(state, StandardCharsets.UTF_8))
+                    .as("VMs the suite left in the plugin's state")
                     .contains("\"machine_id\"");
         }
     }

@@ -42,9 +42,19 @@ class PluginDirTest {
     Path work;
 
     private static List<String> args(Path plugins, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--plugin-dir", plugins.toString(), "--proxmox-backend",
-                ExamplePlugin.NAME, "--addr", "127.0.0.1:0", "--metrics-addr", "", "--seed-count", "4",
-                "--reconcile-interval", "0"));
+        List<String> args = new ArrayList<>(List.of(
+                "--plugin-dir",
+                plugins.toString(),
+                "--proxmox-backend",
+                ExamplePlugin.NAME,
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "",
+                "--seed-count",
+                "4",
+                "--reconcile-interval",
+                "0"));
         args.addAll(List.of(extra));
         return args;
     }
@@ -55,7 +65,8 @@ class PluginDirTest {
 
     /** Creates the first slot over gRPC and waits until it is IDLE; returns it. */
     private static Machine createToIdle(RunningProvider provider) {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort()).usePlaintext()
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
+                .usePlaintext()
                 .build();
         try {
             var stub = CapacityProviderGrpc.newBlockingStub(channel);
@@ -65,7 +76,8 @@ class PluginDirTest {
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> stub.get(ref).getState() != MachineState.MACHINE_STATE_CREATING);
             Machine idle = stub.get(ref);
-            assertThat(idle.getState()).as("the Create's outcome; last_error: %s", idle.getLastError())
+            assertThat(idle.getState())
+                    .as("the Create's outcome; last_error: %s", idle.getLastError())
                     .isEqualTo(MachineState.MACHINE_STATE_IDLE);
             return idle;
         } finally {
@@ -76,15 +88,22 @@ class PluginDirTest {
     @Test
     void theExamplePluginIsLoadedFromThePluginDirAndDrivesACreateToIdle() throws Exception {
         Path state = work.resolve("vms.json");
-        try (RunningProvider provider = start(args(ExamplePlugin.directory(),
-                "--backend-opt", "boot-delay=20ms", "--backend-opt", "state-file=" + state))) {
+        try (RunningProvider provider = start(args(
+                ExamplePlugin.directory(),
+                "--backend-opt",
+                "boot-delay=20ms",
+                "--backend-opt",
+                "state-file=" + state))) {
             Machine idle = createToIdle(provider);
 
-            assertThat(idle.getHost().getRef()).as("host of the created machine")
+            assertThat(idle.getHost().getRef())
+                    .as("host of the created machine")
                     .matches("\\Q" + idle.getZone() + "\\E/\\d+");
-            assertThat(Files.readString(state, StandardCharsets.UTF_8)).as("the plugin's state file")
+            assertThat(Files.readString(state, StandardCharsets.UTF_8))
+                    .as("the plugin's state file")
                     .contains("\"machine_id\" : \"" + idle.getId() + "\"")
-                    .contains("\"vmid\" : " + idle.getHost().getRef().substring(idle.getZone().length() + 1));
+                    .contains("\"vmid\" : "
+                            + idle.getHost().getRef().substring(idle.getZone().length() + 1));
         }
     }
 
@@ -93,23 +112,27 @@ class PluginDirTest {
         String serverJackson = PackageVersion.VERSION.toString();
         Path state = work.resolve("vms.json");
         Path config = work.resolve("backend.json");
-        Files.writeString(config, "{\"boot-delay\": \"0s\", \"state-file\": \"" + state + "\"}",
-                StandardCharsets.UTF_8);
+        Files.writeString(
+                config, "{\"boot-delay\": \"0s\", \"state-file\": \"" + state + "\"}", StandardCharsets.UTF_8);
         List<String> args = args(ExamplePlugin.directory(), "--backend-config", config.toString());
         args.set(args.indexOf("--metrics-addr") + 1, "127.0.0.1:0");
 
         try (RunningProvider provider = start(args)) {
             createToIdle(provider);
             // the server's own Jackson renders its JSON API in the same JVM meanwhile
-            HttpResponse<String> summary = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + provider.httpPort().orElseThrow() + "/api/v1/summary")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> summary = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                            + provider.httpPort().orElseThrow() + "/api/v1/summary"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(summary.statusCode()).isEqualTo(200);
             assertThat(summary.body()).contains("\"backend\":\"" + ExamplePlugin.NAME + "\"");
         }
 
         assertThat(serverJackson).as("the server's jackson-databind").isNotEqualTo(ExamplePlugin.JACKSON);
-        assertThat(Files.readString(state, StandardCharsets.UTF_8)).as("the state file the plugin wrote")
+        assertThat(Files.readString(state, StandardCharsets.UTF_8))
+                .as("the state file the plugin wrote")
                 .contains("\"written_by\" : \"backend-example with jackson-databind " + ExamplePlugin.JACKSON + "\"");
     }
 
@@ -134,10 +157,21 @@ class PluginDirTest {
         Path plugins = work.resolve("plugins");
         Path jar = PluginJar.write(plugins.resolve("future-plugin.jar"), FutureSpiBackendFactory.class);
 
-        try (ProcessHarness provider = ProcessHarness.start("--plugin-dir", plugins.toString(),
-                "--proxmox-backend", "future", "--addr", "127.0.0.1:0", "--metrics-addr", "")) {
-            assertThat(provider.awaitExit(Duration.ofSeconds(60))).as("exit code").isEqualTo(1);
-            assertThat(provider.stderr).as("stderr of the refused start").filteredOn(l -> l.startsWith("error: "))
+        try (ProcessHarness provider = ProcessHarness.start(
+                "--plugin-dir",
+                plugins.toString(),
+                "--proxmox-backend",
+                "future",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "")) {
+            assertThat(provider.awaitExit(Duration.ofSeconds(60)))
+                    .as("exit code")
+                    .isEqualTo(1);
+            assertThat(provider.stderr)
+                    .as("stderr of the refused start")
+                    .filteredOn(l -> l.startsWith("error: "))
                     .containsExactly("error: --plugin-dir: backend plugin " + jar + " ("
                             + FutureSpiBackendFactory.class.getName() + ") speaks backend SPI version "
                             + FutureSpiBackendFactory.SPI_VERSION + "; this provider supports version "
@@ -147,13 +181,14 @@ class PluginDirTest {
 
     @Test
     void withoutThePluginDirTheExampleIsUnknownAndNotOnTheServersClassPath() {
-        assertThatThrownBy(() -> ProviderMain.start("--proxmox-backend", ExamplePlugin.NAME, "--addr", "127.0.0.1:0",
-                "--metrics-addr", ""))
+        assertThatThrownBy(() -> ProviderMain.start(
+                        "--proxmox-backend", ExamplePlugin.NAME, "--addr", "127.0.0.1:0", "--metrics-addr", ""))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("--proxmox-backend: unknown backend \"example\" (found: ")
                 .hasMessageContaining("fake")
                 .hasMessageNotContaining("example,");
-        assertThatThrownBy(() -> Class.forName(ExamplePlugin.FACTORY, false, getClass().getClassLoader()))
+        assertThatThrownBy(() ->
+                        Class.forName(ExamplePlugin.FACTORY, false, getClass().getClassLoader()))
                 .isInstanceOf(ClassNotFoundException.class);
     }
 
@@ -166,7 +201,8 @@ class PluginDirTest {
         assertThat(registry.require("fake").origin()).isEqualTo(BackendRegistry.CLASS_PATH);
         assertThat(registry.require(ExamplePlugin.NAME).origin())
                 .isEqualTo(plugins.resolve("backend-example").toString());
-        assertThat(registry.require(ExamplePlugin.NAME).options()).extracting(o -> o.name())
+        assertThat(registry.require(ExamplePlugin.NAME).options())
+                .extracting(o -> o.name())
                 .containsExactly("state-file", "boot-delay");
     }
 }

@@ -3,8 +3,8 @@ package dev.bigfleet.proxmox.server.proxmox;
 import static org.junit.platform.engine.discovery.ClassNameFilter.excludeClassNamePatterns;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
-import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.conformance.support.ProviderClient;
+import dev.bigfleet.proxmox.conformance.target.Profile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +71,8 @@ public final class CoreConformanceRunner {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectPackage("dev.bigfleet.proxmox.conformance.behaviour"))
                 .filters(excludeClassNamePatterns(".*Durability.*"))
-                .configurationParameter("jqwik.database",
+                .configurationParameter(
+                        "jqwik.database",
                         Path.of(System.getProperty("java.io.tmpdir"), "bigfleet-proxmox-conformance.jqwik-database")
                                 .toString())
                 .configurationParameter("jqwik.reporting.onlyfailures", "true")
@@ -79,7 +80,8 @@ public final class CoreConformanceRunner {
         Tally tally = new Tally();
         LauncherFactory.create().execute(request, tally);
         tally.failures.forEach(System.out::println);
-        System.out.println(tally.passed + " passed, " + tally.failures.size() + " failed, " + tally.skipped + " skipped");
+        System.out.println(
+                tally.passed + " passed, " + tally.failures.size() + " failed, " + tally.skipped + " skipped");
         return tally.failures.size();
     }
 
@@ -121,7 +123,10 @@ public final class CoreConformanceRunner {
 
         private static String reason(TestExecutionResult result) {
             return result.getThrowable()
-                    .map(t -> ": " + (t.getMessage() == null ? t.getClass().getName() : t.getMessage().strip()))
+                    .map(t -> ": "
+                            + (t.getMessage() == null
+                                    ? t.getClass().getName()
+                                    : t.getMessage().strip()))
                     .orElse("");
         }
     }

@@ -39,26 +39,42 @@ class ProxmoxConformanceTest {
                 .build();
         try (PveSimulator sim = PveSimulator.start(config);
                 RunningProvider provider = ProviderMain.start(
-                        "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0",
-                        "--proxmox-backend", "proxmox",
-                        "--proxmox-api-url", sim.apiUrl().toString(),
-                        "--proxmox-token-id", TOKEN_ID,
-                        "--proxmox-token-file", secret.toString(),
-                        "--proxmox-ca-file", sim.caCertificate().toString(),
-                        "--nodes", "pve1,pve2",
-                        "--seed-count", "2000",
-                        "--reconcile-interval", "1s",
-                        "--agent-timeout", "1m")) {
+                        "--addr",
+                        "127.0.0.1:0",
+                        "--metrics-addr",
+                        "127.0.0.1:0",
+                        "--proxmox-backend",
+                        "proxmox",
+                        "--proxmox-api-url",
+                        sim.apiUrl().toString(),
+                        "--proxmox-token-id",
+                        TOKEN_ID,
+                        "--proxmox-token-file",
+                        secret.toString(),
+                        "--proxmox-ca-file",
+                        sim.caCertificate().toString(),
+                        "--nodes",
+                        "pve1,pve2",
+                        "--seed-count",
+                        "2000",
+                        "--reconcile-interval",
+                        "1s",
+                        "--agent-timeout",
+                        "1m")) {
             Path report = Path.of("target", "proxmox-conformance.txt").toAbsolutePath();
             Files.createDirectories(report.getParent());
             int exit = CoreConformanceRunner.runInOwnJvm("127.0.0.1:" + provider.grpcPort(), report);
             List<String> lines = Files.readAllLines(report, StandardCharsets.UTF_8);
             String summary = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
-            List<String> failures = lines.stream().filter(l -> l.startsWith("FAILED ")).toList();
-            assertThat(failures).as("conformance failures on the real backend (full report: %s)", report).isEmpty();
+            List<String> failures =
+                    lines.stream().filter(l -> l.startsWith("FAILED ")).toList();
+            assertThat(failures)
+                    .as("conformance failures on the real backend (full report: %s)", report)
+                    .isEmpty();
             assertThat(exit).as("suite exit code; last line: %s", summary).isZero();
             assertThat(summary).matches("[1-9]\\d* passed, 0 failed, \\d+ skipped");
-            assertThat(sim.vms().stream().filter(v -> !v.template())).as("VMs the suite made through the backend")
+            assertThat(sim.vms().stream().filter(v -> !v.template()))
+                    .as("VMs the suite made through the backend")
                     .isNotEmpty();
         }
     }

@@ -18,7 +18,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,12 +58,14 @@ class CrashRecoveryTest {
         volatile String inFlight;
         /** The highest token that passed the fence, known from a definite answer. */
         volatile long markSequence = -1;
+
         volatile long markEpoch = -1;
     }
 
     private final Map<String, Knowledge> known = new ConcurrentHashMap<>();
     /** operation id → "machine/kind" of the first ack that carried it. */
     private final Map<String, String> operations = new ConcurrentHashMap<>();
+
     private final List<String> violations = new CopyOnWriteArrayList<>();
     private final AtomicBoolean paused = new AtomicBoolean();
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -79,17 +80,34 @@ class CrashRecoveryTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        String[] args = {"--proxmox-backend", "fake", "--addr", "127.0.0.1:" + port, "--metrics-addr", "",
-            "--fake-latency", "30ms", "--seed-count", Integer.toString(CLIENTS * MACHINES_PER_CLIENT),
-            "--reconcile-interval", "0", "--state", dir.resolve("state.db").toString()};
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        String[] args = {
+            "--proxmox-backend",
+            "fake",
+            "--addr",
+            "127.0.0.1:" + port,
+            "--metrics-addr",
+            "",
+            "--fake-latency",
+            "30ms",
+            "--seed-count",
+            Integer.toString(CLIENTS * MACHINES_PER_CLIENT),
+            "--reconcile-interval",
+            "0",
+            "--state",
+            dir.resolve("state.db").toString()
+        };
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port)
+                .usePlaintext()
+                .build();
         stub = CapacityProviderGrpc.newBlockingStub(channel);
         ProcessHarness provider = ProcessHarness.start(args);
         List<Thread> clients = new ArrayList<>();
         try {
             provider.awaitServing(START);
             List<String> ids = stub.list(ListFilter.getDefaultInstance()).getMachinesList().stream()
-                    .map(Machine::getId).sorted().toList();
+                    .map(Machine::getId)
+                    .sorted()
+                    .toList();
             assertThat(ids).hasSize(CLIENTS * MACHINES_PER_CLIENT);
             for (int c = 0; c < CLIENTS; c++) {
                 List<String> mine = ids.subList(c * MACHINES_PER_CLIENT, (c + 1) * MACHINES_PER_CLIENT);
@@ -147,7 +165,9 @@ class CrashRecoveryTest {
                 String id = machines.get(random.nextInt(machines.size()));
                 Machine m;
                 try {
-                    m = stub.withWaitForReady().withDeadlineAfter(5, TimeUnit.SECONDS).get(MachineRef.newBuilder().setId(id).build());
+                    m = stub.withWaitForReady()
+                            .withDeadlineAfter(5, TimeUnit.SECONDS)
+                            .get(MachineRef.newBuilder().setId(id).build());
                 } catch (StatusRuntimeException e) {
                     sleep(20);
                     continue;
@@ -173,9 +193,11 @@ class CrashRecoveryTest {
                     Status.Code code = e.getStatus().getCode();
                     if (code == Status.Code.FAILED_PRECONDITION) {
                         violations.add("fenced although every token of " + shard + " increases: " + id + " " + kind
-                                + " (" + currentEpoch + "," + seq + "): " + e.getStatus().getDescription());
+                                + " (" + currentEpoch + "," + seq + "): "
+                                + e.getStatus().getDescription());
                         k.inFlight = null;
-                    } else if (code == Status.Code.ABORTED || code == Status.Code.NOT_FOUND
+                    } else if (code == Status.Code.ABORTED
+                            || code == Status.Code.NOT_FOUND
                             || code == Status.Code.INVALID_ARGUMENT) {
                         k.inFlight = null; // a definite answer: nothing changed, but the token passed the fence
                         passed(k, currentEpoch, seq);
@@ -217,33 +239,70 @@ class CrashRecoveryTest {
         CapacityProviderBlockingStub s = stub.withWaitForReady().withDeadlineAfter(5, TimeUnit.SECONDS);
         switch (kind) {
             case "create":
-                return s.create(CreateRequest.newBuilder().setMachineId(id).setShardId(shard).setShardEpoch(epoch)
-                        .setSequenceNumber(seq).build());
+                return s.create(CreateRequest.newBuilder()
+                        .setMachineId(id)
+                        .setShardId(shard)
+                        .setShardEpoch(epoch)
+                        .setSequenceNumber(seq)
+                        .build());
             case "configure":
-                return s.configure(ConfigureRequest.newBuilder().setMachineId(id).setClusterId("crash-cluster")
-                        .putShardMetadata("client", shard).setShardId(shard).setShardEpoch(epoch)
-                        .setSequenceNumber(seq).build());
+                return s.configure(ConfigureRequest.newBuilder()
+                        .setMachineId(id)
+                        .setClusterId("crash-cluster")
+                        .putShardMetadata("client", shard)
+                        .setShardId(shard)
+                        .setShardEpoch(epoch)
+                        .setSequenceNumber(seq)
+                        .build());
             case "drain":
-                return s.drain(DrainRequest.newBuilder().setMachineId(id).setGracePeriodSeconds(1).setShardId(shard)
-                        .setShardEpoch(epoch).setSequenceNumber(seq).build());
+                return s.drain(DrainRequest.newBuilder()
+                        .setMachineId(id)
+                        .setGracePeriodSeconds(1)
+                        .setShardId(shard)
+                        .setShardEpoch(epoch)
+                        .setSequenceNumber(seq)
+                        .build());
             default:
-                return s.delete(DeleteRequest.newBuilder().setMachineId(id).setShardId(shard).setShardEpoch(epoch)
-                        .setSequenceNumber(seq).build());
+                return s.delete(DeleteRequest.newBuilder()
+                        .setMachineId(id)
+                        .setShardId(shard)
+                        .setShardEpoch(epoch)
+                        .setSequenceNumber(seq)
+                        .build());
         }
     }
 
     private static String transitional(String kind) {
-        return Map.of("create", "MACHINE_STATE_CREATING", "configure", "MACHINE_STATE_CONFIGURING",
-                "drain", "MACHINE_STATE_DRAINING", "delete", "MACHINE_STATE_DELETING").get(kind);
+        return Map.of(
+                        "create",
+                        "MACHINE_STATE_CREATING",
+                        "configure",
+                        "MACHINE_STATE_CONFIGURING",
+                        "drain",
+                        "MACHINE_STATE_DRAINING",
+                        "delete",
+                        "MACHINE_STATE_DELETING")
+                .get(kind);
     }
 
     private static String target(String kind) {
-        return Map.of("create", "MACHINE_STATE_IDLE", "configure", "MACHINE_STATE_CONFIGURED",
-                "drain", "MACHINE_STATE_IDLE", "delete", "MACHINE_STATE_SPECULATIVE").get(kind);
+        return Map.of(
+                        "create",
+                        "MACHINE_STATE_IDLE",
+                        "configure",
+                        "MACHINE_STATE_CONFIGURED",
+                        "drain",
+                        "MACHINE_STATE_IDLE",
+                        "delete",
+                        "MACHINE_STATE_SPECULATIVE")
+                .get(kind);
     }
 
     private void verify(List<String> ids, int cycle) {
-        List<Machine> all = stub.withWaitForReady().withDeadlineAfter(30, TimeUnit.SECONDS).list(ListFilter.getDefaultInstance()).getMachinesList();
+        List<Machine> all = stub.withWaitForReady()
+                .withDeadlineAfter(30, TimeUnit.SECONDS)
+                .list(ListFilter.getDefaultInstance())
+                .getMachinesList();
         Set<String> seen = new HashSet<>();
         for (Machine m : all) {
             if (!seen.add(m.getId())) {
@@ -251,20 +310,22 @@ class CrashRecoveryTest {
             }
         }
         if (!seen.equals(new HashSet<>(ids))) {
-            violations.add("cycle " + cycle + ": inventory changed: " + seen.size() + " machines instead of " + ids.size());
+            violations.add(
+                    "cycle " + cycle + ": inventory changed: " + seen.size() + " machines instead of " + ids.size());
         }
         for (Machine m : all) {
             Knowledge k = known.get(m.getId());
             String state = m.getState().name();
             if (k == null || k.lastKind == null || m.getState() == MachineState.MACHINE_STATE_FAILED) {
-                if (m.getState() == MachineState.MACHINE_STATE_FAILED && m.getLastError().isBlank()) {
+                if (m.getState() == MachineState.MACHINE_STATE_FAILED
+                        && m.getLastError().isBlank()) {
                     violations.add("cycle " + cycle + ": " + m.getId() + " FAILED without last_error");
                 }
                 continue;
             }
             boolean acknowledgedVisible = state.equals(transitional(k.lastKind)) || state.equals(target(k.lastKind));
-            boolean movedByInFlight = k.inFlight != null
-                    && (state.equals(transitional(k.inFlight)) || state.equals(target(k.inFlight)));
+            boolean movedByInFlight =
+                    k.inFlight != null && (state.equals(transitional(k.inFlight)) || state.equals(target(k.inFlight)));
             if (!acknowledgedVisible && !movedByInFlight) {
                 violations.add("cycle " + cycle + ": " + m.getId() + " is " + state + " but " + k.lastKind + " "
                         + k.lastOperation + " was acknowledged (in flight: " + k.inFlight + ")");

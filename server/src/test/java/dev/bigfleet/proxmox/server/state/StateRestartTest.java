@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.ByteString;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc.CapacityProviderBlockingStub;
 import dev.bigfleet.proxmox.proto.v1alpha1.ConfigureRequest;
@@ -15,7 +16,6 @@ import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.server.ProviderMain;
 import dev.bigfleet.proxmox.server.RunningProvider;
 import dev.bigfleet.proxmox.server.startup.StartupException;
-import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.nio.charset.StandardCharsets;
@@ -37,13 +37,27 @@ class StateRestartTest {
     Path dir;
 
     private RunningProvider start(Path state, int seedCount) throws Exception {
-        return ProviderMain.start("--proxmox-backend", "fake", "--addr", "127.0.0.1:0", "--metrics-addr", "",
-                "--fake-latency", "0s", "--reconcile-interval", "0", "--seed-count", Integer.toString(seedCount),
-                "--state", state.toString());
+        return ProviderMain.start(
+                "--proxmox-backend",
+                "fake",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "",
+                "--fake-latency",
+                "0s",
+                "--reconcile-interval",
+                "0",
+                "--seed-count",
+                Integer.toString(seedCount),
+                "--state",
+                state.toString());
     }
 
     private static <T> T withStub(RunningProvider p, Function<CapacityProviderBlockingStub, T> body) {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", p.grpcPort()).usePlaintext().build();
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", p.grpcPort())
+                .usePlaintext()
+                .build();
         try {
             return body.apply(CapacityProviderGrpc.newBlockingStub(channel));
         } finally {
@@ -65,10 +79,15 @@ class StateRestartTest {
                 // the highest-numbered slot of an offering is the one a smaller seed count retires
                 String id = "proxmox/OnDemand/pve.large/pve-a/001";
                 stub.create(CreateRequest.newBuilder().setMachineId(id).build());
-                await().atMost(Duration.ofSeconds(10)).until(() ->
-                        stub.get(MachineRef.newBuilder().setId(id).build()).getState() == MachineState.MACHINE_STATE_IDLE);
-                stub.configure(ConfigureRequest.newBuilder().setMachineId(id).setClusterId("c")
-                        .setBootstrapBlob(ByteString.copyFromUtf8(BLOB)).build());
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> stub.get(MachineRef.newBuilder().setId(id).build())
+                                        .getState()
+                                == MachineState.MACHINE_STATE_IDLE);
+                stub.configure(ConfigureRequest.newBuilder()
+                        .setMachineId(id)
+                        .setClusterId("c")
+                        .setBootstrapBlob(ByteString.copyFromUtf8(BLOB))
+                        .build());
                 return id;
             });
         }
@@ -78,7 +97,8 @@ class StateRestartTest {
             Map<String, Machine> after = withStub(p, StateRestartTest::inventory);
             // 4 default slots remain, the retired Speculative ones are gone, the machine with a VM stays
             assertThat(after).containsKey(kept);
-            assertThat(after.get(kept).getState()).isIn(MachineState.MACHINE_STATE_CONFIGURED, MachineState.MACHINE_STATE_FAILED);
+            assertThat(after.get(kept).getState())
+                    .isIn(MachineState.MACHINE_STATE_CONFIGURED, MachineState.MACHINE_STATE_FAILED);
             assertThat(after.values().stream().filter(m -> m.getState() == MachineState.MACHINE_STATE_SPECULATIVE))
                     .hasSize(4);
             assertThat(after).doesNotContainKey("proxmox/OnDemand/pve.xlarge/pve-b/001");
@@ -92,7 +112,8 @@ class StateRestartTest {
 
         for (Path file : filesOf(state)) {
             assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1))
-                    .as("%s holds no bootstrap blob", file).doesNotContain(BLOB);
+                    .as("%s holds no bootstrap blob", file)
+                    .doesNotContain(BLOB);
         }
     }
 
@@ -110,7 +131,8 @@ class StateRestartTest {
                     .isInstanceOf(StartupException.class)
                     .hasMessageContaining(state.toString())
                     .hasMessageContaining("locked");
-            int machines = withStub(first, stub -> stub.list(ListFilter.getDefaultInstance()).getMachinesCount());
+            int machines = withStub(
+                    first, stub -> stub.list(ListFilter.getDefaultInstance()).getMachinesCount());
             assertThat(machines).isEqualTo(2);
         }
     }

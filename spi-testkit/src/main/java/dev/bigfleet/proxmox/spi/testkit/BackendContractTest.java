@@ -9,7 +9,6 @@ import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
-import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
@@ -18,8 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,55 +30,7 @@ import org.junit.jupiter.api.Test;
  * <p>A backend that offers no {@link ProxmoxBackend#readiness() readiness} check, or whose fixture
  * cannot slow a Create down, skips the tests of those (JUnit reports them as skipped, not passed).
  */
-public abstract class BackendContractTest {
-    /** How soon an in-flight call must stop once its context is cancelled and its thread interrupted. */
-    protected static final Duration CANCELLATION_BOUND = Duration.ofSeconds(5);
-    /** How slow the fixture makes a Create for the cancellation test. */
-    protected static final Duration SLOW_CREATE = Duration.ofSeconds(30);
-    private static final String CLUSTER = "contract-cluster";
-
-    private final ApiCallLog apiCalls = new ApiCallLog();
-    private BackendFixture fixture;
-    private ProxmoxBackend backend;
-
-    /** A fixture on a substrate of its own; called before every test. */
-    protected abstract BackendFixture newFixture() throws Exception;
-
-    @BeforeEach
-    final void openFixture() throws Exception {
-        fixture = newFixture();
-    }
-
-    @AfterEach
-    final void closeFixture() throws Exception {
-        try {
-            if (backend != null) {
-                backend.close();
-            }
-        } finally {
-            if (fixture != null) {
-                fixture.close();
-            }
-        }
-    }
-
-    protected final BackendFixture fixture() {
-        return fixture;
-    }
-
-    /** The backend under test, built on first use (after any slow-down the test arranged). */
-    protected final ProxmoxBackend backend() throws Exception {
-        if (backend == null) {
-            backend = fixture.createBackend(apiCalls);
-        }
-        return backend;
-    }
-
-    /** The calls the backend reported. */
-    protected final ApiCallLog apiCalls() {
-        return apiCalls;
-    }
-
+public abstract class BackendContractTest extends BackendContractSupport {
     @Test
     void aSecondCreateForTheSameMachineReturnsTheSameVmAndClonesOnce() throws Exception {
         CreatedVm first = create("contract-retried");
@@ -90,24 +39,27 @@ public abstract class BackendContractTest {
 
         assertThat(again).as("the VM a retried Create returns").isEqualTo(first);
         assertThat(other.hostRef()).as("another machine's VM").isNotEqualTo(first.hostRef());
-        assertThat(managedBy("contract-retried")).as("VMs carrying the retried machine's id").singleElement()
+        assertThat(managedBy("contract-retried"))
+                .as("VMs carrying the retried machine's id")
+                .singleElement()
                 .satisfies(vm -> assertThat(vm.hostRef()).isEqualTo(first.hostRef()))
                 .satisfies(vm -> assertThat(vm.running()).as("reported running").isTrue());
         assertThat(managedBy("contract-other")).hasSize(1);
-        assertThat(fixture.isRunning(first)).as("the VM runs").isTrue();
+        assertThat(fixture().isRunning(first)).as("the VM runs").isTrue();
     }
 
     @Test
     void aStoppedVmIsAdoptedByTheNextCreateAndRunsAgain() throws Exception {
         CreatedVm first = create("contract-adopted");
-        fixture.stopVm(first);
-        assertThat(fixture.isRunning(first)).as("the fixture stopped the VM").isFalse();
+        fixture().stopVm(first);
+        assertThat(fixture().isRunning(first)).as("the fixture stopped the VM").isFalse();
 
         CreatedVm again = create("contract-adopted");
 
         assertThat(again).as("the VM the Create adopted").isEqualTo(first);
-        assertThat(fixture.isRunning(first)).as("the adopted VM runs again").isTrue();
-        assertThat(managedBy("contract-adopted")).singleElement()
+        assertThat(fixture().isRunning(first)).as("the adopted VM runs again").isTrue();
+        assertThat(managedBy("contract-adopted"))
+                .singleElement()
                 .satisfies(vm -> assertThat(vm.running()).as("reported running").isTrue());
     }
 
@@ -117,14 +69,17 @@ public abstract class BackendContractTest {
         CreatedVm vm = create(machine);
 
         backend().destroy(target(machine, vm), context(machine));
-        assertThat(fixture.exists(vm)).as("the VM is gone from the substrate").isFalse();
+        assertThat(fixture().exists(vm)).as("the VM is gone from the substrate").isFalse();
         assertThat(managedBy(machine)).as("VMs still reported for the machine").isEmpty();
         backend().destroy(target(machine, vm), context(machine));
-        backend().destroy(new VmTarget("contract-never", vm.node(), fixture.absentVmid()), context("contract-never"));
+        backend().destroy(new VmTarget("contract-never", vm.node(), fixture().absentVmid()), context("contract-never"));
 
         CreatedVm fresh = create(machine);
-        assertThat(fixture.isRunning(fresh)).as("a Create after the Delete makes a running VM again").isTrue();
-        assertThat(managedBy(machine)).singleElement()
+        assertThat(fixture().isRunning(fresh))
+                .as("a Create after the Delete makes a running VM again")
+                .isTrue();
+        assertThat(managedBy(machine))
+                .singleElement()
                 .satisfies(m -> assertThat(m.hostRef()).isEqualTo(fresh.hostRef()));
     }
 
@@ -134,23 +89,28 @@ public abstract class BackendContractTest {
         CreatedVm vm = create(machine);
 
         backend().ensureRunning(target(machine, vm), context(machine));
-        assertThat(fixture.isRunning(vm)).as("a running VM after ensureRunning").isTrue();
-        fixture.stopVm(vm);
-        assertThat(fixture.isRunning(vm)).as("the fixture stopped the VM").isFalse();
+        assertThat(fixture().isRunning(vm))
+                .as("a running VM after ensureRunning")
+                .isTrue();
+        fixture().stopVm(vm);
+        assertThat(fixture().isRunning(vm)).as("the fixture stopped the VM").isFalse();
         backend().ensureRunning(target(machine, vm), context(machine));
 
-        assertThat(fixture.isRunning(vm)).as("a stopped VM after ensureRunning").isTrue();
-        assertThat(managedBy(machine)).singleElement()
+        assertThat(fixture().isRunning(vm))
+                .as("a stopped VM after ensureRunning")
+                .isTrue();
+        assertThat(managedBy(machine))
+                .singleElement()
                 .satisfies(m -> assertThat(m.hostRef()).isEqualTo(vm.hostRef()));
     }
 
     @Test
     void ensureRunningOfAVmThatDoesNotExistFails() throws Exception {
         String machine = "contract-missing";
-        String zone = fixture.cloneSpec(machine).zone();
+        String zone = fixture().cloneSpec(machine).zone();
 
-        expectFailure(() -> backend().ensureRunning(new VmTarget(machine, zone, fixture.absentVmid()),
-                context(machine)));
+        expectFailure(() ->
+                backend().ensureRunning(new VmTarget(machine, zone, fixture().absentVmid()), context(machine)));
         assertThat(managedBy(machine)).as("VMs made for the missing one").isEmpty();
     }
 
@@ -158,28 +118,32 @@ public abstract class BackendContractTest {
     void configureBringsAStoppedVmUpAndASucceedingHookConfiguresIt() throws Exception {
         String machine = "contract-configured";
         CreatedVm vm = create(machine);
-        fixture.stopVm(vm);
+        fixture().stopVm(vm);
 
         // what Configure does: bring the VM up, then run the bootstrap hook
         TestOperationContext configure = context(machine);
         backend().ensureRunning(target(machine, vm), configure);
         backend().applyBootstrap(new BootstrapSpec(target(machine, vm), CLUSTER, TestBlob.blob()), configure);
 
-        assertThat(fixture.isRunning(vm)).as("the configured VM runs").isTrue();
+        assertThat(fixture().isRunning(vm)).as("the configured VM runs").isTrue();
     }
 
     @Test
     void aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob() throws Exception {
         String machine = "contract-hook-fails";
         CreatedVm vm = create(machine);
-        GuestFailure hook = fixture.failBootstrap(vm);
+        GuestFailure hook = fixture().failBootstrap(vm);
 
-        BackendException e = expectFailure(() -> backend().applyBootstrap(
-                new BootstrapSpec(target(machine, vm), hook.clusterId(), TestBlob.blob()), context(machine)));
+        BackendException e = expectFailure(() -> backend()
+                .applyBootstrap(
+                        new BootstrapSpec(target(machine, vm), hook.clusterId(), TestBlob.blob()), context(machine)));
 
-        assertThat(e.getMessage()).as("last_error of the failed Configure")
+        assertThat(e.getMessage())
+                .as("last_error of the failed Configure")
                 .containsPattern("(?i)exit[^0-9]{0,24}" + hook.exitCode() + "(?![0-9])");
-        assertThat(e.isTransient()).as("a hook that exited non-zero is a definite failure").isFalse();
+        assertThat(e.isTransient())
+                .as("a hook that exited non-zero is a definite failure")
+                .isFalse();
     }
 
     @Test
@@ -191,19 +155,22 @@ public abstract class BackendContractTest {
         backend().drain(new DrainSpec(target(machine, vm), CLUSTER, 30), context(machine));
         backend().drain(new DrainSpec(target(machine, vm), CLUSTER, 30), context(machine));
 
-        assertThat(fixture.isRunning(vm)).as("a drained VM keeps running until its Delete").isTrue();
+        assertThat(fixture().isRunning(vm))
+                .as("a drained VM keeps running until its Delete")
+                .isTrue();
     }
 
     @Test
     void aDrainThatFailsFailsTheCall() throws Exception {
         String machine = "contract-drain-fails";
         CreatedVm vm = create(machine);
-        GuestFailure drain = fixture.failDrain(vm);
-        backend().applyBootstrap(new BootstrapSpec(target(machine, vm), drain.clusterId(), TestBlob.blob()),
-                context(machine));
+        GuestFailure drain = fixture().failDrain(vm);
+        backend()
+                .applyBootstrap(
+                        new BootstrapSpec(target(machine, vm), drain.clusterId(), TestBlob.blob()), context(machine));
 
-        expectFailure(() -> backend().drain(new DrainSpec(target(machine, vm), drain.clusterId(), 5),
-                context(machine)));
+        expectFailure(() ->
+                backend().drain(new DrainSpec(target(machine, vm), drain.clusterId(), 5), context(machine)));
     }
 
     @Test
@@ -220,15 +187,19 @@ public abstract class BackendContractTest {
     @Test
     void aVmOfAnotherMachineIsNeitherStartedNorDestroyed() throws Exception {
         CreatedVm vm = create("contract-owner");
-        fixture.stopVm(vm);
+        fixture().stopVm(vm);
         VmTarget stranger = target("contract-stranger", vm);
 
         assertDefinite(expectFailure(() -> backend().ensureRunning(stranger, context("contract-stranger"))));
         assertDefinite(expectFailure(() -> backend().destroy(stranger, context("contract-stranger"))));
 
-        assertThat(fixture.exists(vm)).as("the owner's VM exists").isTrue();
-        assertThat(fixture.isRunning(vm)).as("the owner's stopped VM was not started").isFalse();
-        assertThat(managedBy("contract-owner")).as("the owner's VM still carries its id").hasSize(1);
+        assertThat(fixture().exists(vm)).as("the owner's VM exists").isTrue();
+        assertThat(fixture().isRunning(vm))
+                .as("the owner's stopped VM was not started")
+                .isFalse();
+        assertThat(managedBy("contract-owner"))
+                .as("the owner's VM still carries its id")
+                .hasSize(1);
     }
 
     @Test
@@ -236,17 +207,19 @@ public abstract class BackendContractTest {
         CreatedVm vm = create("contract-owner");
         VmTarget stranger = target("contract-stranger", vm);
 
-        assertDefinite(expectFailure(() -> backend().applyBootstrap(
-                new BootstrapSpec(stranger, CLUSTER, TestBlob.blob()), context("contract-stranger"))));
-        assertDefinite(expectFailure(() -> backend().drain(new DrainSpec(stranger, CLUSTER, 5),
-                context("contract-stranger"))));
+        assertDefinite(expectFailure(() -> backend()
+                .applyBootstrap(new BootstrapSpec(stranger, CLUSTER, TestBlob.blob()), context("contract-stranger"))));
+        assertDefinite(expectFailure(
+                () -> backend().drain(new DrainSpec(stranger, CLUSTER, 5), context("contract-stranger"))));
         Optional<ReadinessGate> gate = backend().readiness();
         if (gate.isPresent()) {
             expectFailure(() -> gate.get().awaitNodeReady(stranger, CLUSTER, context("contract-stranger")));
         }
 
-        assertThat(fixture.isRunning(vm)).as("the owner's VM keeps running").isTrue();
-        assertThat(managedBy("contract-owner")).as("the owner's VM still carries its id").hasSize(1);
+        assertThat(fixture().isRunning(vm)).as("the owner's VM keeps running").isTrue();
+        assertThat(managedBy("contract-owner"))
+                .as("the owner's VM still carries its id")
+                .hasSize(1);
         assertThat(managedBy("contract-stranger")).isEmpty();
     }
 
@@ -254,32 +227,41 @@ public abstract class BackendContractTest {
     void anAlreadyCancelledCallFailsFastAndCreatesNothing() throws Exception {
         CreatedVm vm = create("contract-existing");
 
-        assertFailsFastCancelled(context -> backend().cloneAndStart(fixture.cloneSpec("contract-cancelled"), context),
+        assertFailsFastCancelled(
+                context -> backend().cloneAndStart(fixture().cloneSpec("contract-cancelled"), context),
                 "contract-cancelled");
-        assertFailsFastCancelled(context -> backend().applyBootstrap(
-                new BootstrapSpec(target("contract-existing", vm), CLUSTER, TestBlob.blob()), context),
+        assertFailsFastCancelled(
+                context -> backend()
+                        .applyBootstrap(
+                                new BootstrapSpec(target("contract-existing", vm), CLUSTER, TestBlob.blob()), context),
                 "contract-existing");
-        assertFailsFastCancelled(context -> backend().drain(
-                new DrainSpec(target("contract-existing", vm), CLUSTER, 5), context), "contract-existing");
+        assertFailsFastCancelled(
+                context -> backend().drain(new DrainSpec(target("contract-existing", vm), CLUSTER, 5), context),
+                "contract-existing");
 
-        assertThat(managedBy("contract-cancelled")).as("VMs made by a cancelled Create").isEmpty();
+        assertThat(managedBy("contract-cancelled"))
+                .as("VMs made by a cancelled Create")
+                .isEmpty();
     }
 
     @Test
     void anInFlightCreateStopsSoonAfterItIsCancelled() throws Exception {
-        assumeTrue(fixture.slowDownCreates(SLOW_CREATE), "the fixture cannot make a Create slow");
+        assumeTrue(fixture().slowDownCreates(SLOW_CREATE), "the fixture cannot make a Create slow");
         ProxmoxBackend slow = backend();
-        CloneSpec spec = fixture.cloneSpec("contract-in-flight");
+        CloneSpec spec = fixture().cloneSpec("contract-in-flight");
         TestOperationContext context = context("contract-in-flight");
 
         BackgroundCall call = BackgroundCall.start(() -> slow.cloneAndStart(spec, context));
-        assertThat(call.await(Duration.ofMillis(500))).as("the slowed-down Create is still running").isFalse();
+        assertThat(call.await(Duration.ofMillis(500)))
+                .as("the slowed-down Create is still running")
+                .isFalse();
         // what the engine does at the deadline
         context.cancel();
         call.interrupt();
 
-        assertThat(call.await(CANCELLATION_BOUND)).as("the Create stopped within %s of its cancellation",
-                CANCELLATION_BOUND).isTrue();
+        assertThat(call.await(CANCELLATION_BOUND))
+                .as("the Create stopped within %s of its cancellation", CANCELLATION_BOUND)
+                .isTrue();
         assertThat(call.failure()).as("how the cancelled Create ended").isInstanceOf(BackendException.class);
         BackendFailures.assertReadable((BackendException) call.failure());
     }
@@ -287,19 +269,26 @@ public abstract class BackendContractTest {
     @Test
     void everyCallIsReportedUnderABoundedOpName() throws Exception {
         CreatedVm a = reportedLifecycle("contract-metered-a");
-        List<ApiCallLog.Call> first = apiCalls.calls();
-        apiCalls.clear();
+        List<ApiCallLog.Call> first = apiCalls().calls();
+        apiCalls().clear();
         CreatedVm b = reportedLifecycle("contract-metered-b");
-        List<ApiCallLog.Call> second = apiCalls.calls();
+        List<ApiCallLog.Call> second = apiCalls().calls();
 
-        assertThat(ApiCallLog.opsOf(second)).as("op names a second machine's lifecycle added")
+        assertThat(ApiCallLog.opsOf(second))
+                .as("op names a second machine's lifecycle added")
                 .isSubsetOf(ApiCallLog.opsOf(first));
         assertThat(first).as("calls reported").isNotEmpty();
-        for (ApiCallLog.Call call : Stream.concat(first.stream(), second.stream()).toList()) {
-            assertThat(call.op()).as("op name").isNotBlank().hasSizeLessThanOrEqualTo(80)
+        for (ApiCallLog.Call call :
+                Stream.concat(first.stream(), second.stream()).toList()) {
+            assertThat(call.op())
+                    .as("op name")
+                    .isNotBlank()
+                    .hasSizeLessThanOrEqualTo(80)
                     .doesNotContainIgnoringCase("metered")
                     .doesNotContainPattern("(?<![0-9])(" + a.vmid() + "|" + b.vmid() + ")(?![0-9])");
-            assertThat(call.duration()).as("duration of %s", call.op()).isNotNull()
+            assertThat(call.duration())
+                    .as("duration of %s", call.op())
+                    .isNotNull()
                     .isGreaterThanOrEqualTo(Duration.ZERO);
         }
     }
@@ -310,11 +299,15 @@ public abstract class BackendContractTest {
 
         List<NodeStatus> nodes = backend().nodes();
 
-        assertThat(nodes).as("nodes reported").filteredOn(n -> n.name().equals(vm.node())).singleElement()
+        assertThat(nodes)
+                .as("nodes reported")
+                .filteredOn(n -> n.name().equals(vm.node()))
+                .singleElement()
                 .satisfies(n -> assertThat(n.online()).as("online").isTrue())
                 .satisfies(n -> assertThat(n.maxMemoryBytes()).as("memory").isPositive())
                 .satisfies(n -> assertThat(n.maxCpu()).as("CPUs").isPositive())
-                .satisfies(n -> assertThat(n.usedMemoryBytes()).as("memory used").isNotNegative());
+                .satisfies(
+                        n -> assertThat(n.usedMemoryBytes()).as("memory used").isNotNegative());
     }
 
     /** Create, Configure, readiness, Drain, Delete, describe and nodes; each must report a call. */
@@ -322,8 +315,9 @@ public abstract class BackendContractTest {
         CreatedVm vm = reported("cloneAndStart", () -> create(machine));
         VmTarget target = target(machine, vm);
         reported("ensureRunning", () -> backend().ensureRunning(target, context(machine)));
-        reported("applyBootstrap", () -> backend().applyBootstrap(
-                new BootstrapSpec(target, CLUSTER, TestBlob.blob()), context(machine)));
+        reported(
+                "applyBootstrap",
+                () -> backend().applyBootstrap(new BootstrapSpec(target, CLUSTER, TestBlob.blob()), context(machine)));
         Optional<ReadinessGate> gate = backend().readiness();
         if (gate.isPresent()) {
             reported("awaitNodeReady", () -> gate.get().awaitNodeReady(target, CLUSTER, context(machine)));
@@ -336,9 +330,9 @@ public abstract class BackendContractTest {
     }
 
     private <T> T reported(String verb, ContractCall<T> call) throws Exception {
-        int before = apiCalls.size();
+        int before = apiCalls().size();
         T result = call.run();
-        assertThat(apiCalls.size()).as("calls reported by %s", verb).isGreaterThan(before);
+        assertThat(apiCalls().size()).as("calls reported by %s", verb).isGreaterThan(before);
         return result;
     }
 
@@ -354,38 +348,14 @@ public abstract class BackendContractTest {
         cancelled.cancel();
         long start = System.nanoTime();
         expectFailure(() -> call.run(cancelled));
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time a cancelled call took to fail")
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("time a cancelled call took to fail")
                 .isLessThan(CANCELLATION_BOUND);
     }
 
     private static void assertDefinite(BackendException e) {
-        assertThat(e.isTransient()).as("refusing another machine's VM is definite: %s", e.getMessage()).isFalse();
-    }
-
-    private CreatedVm create(String machine) throws Exception {
-        return backend().cloneAndStart(fixture.cloneSpec(machine), context(machine));
-    }
-
-    /** The VMs the backend reports as carrying {@code machine}'s id. */
-    private List<ManagedVm> managedBy(String machine) throws Exception {
-        return backend().describeManaged().stream().filter(vm -> vm.machineId().equals(Optional.of(machine))).toList();
-    }
-
-    private static VmTarget target(String machine, CreatedVm vm) {
-        return new VmTarget(machine, vm.node(), vm.vmid());
-    }
-
-    private static TestOperationContext context(String machine) {
-        return TestOperationContext.forMachine(machine);
-    }
-
-    @FunctionalInterface
-    private interface ContractCall<T> {
-        T run() throws Exception;
-    }
-
-    @FunctionalInterface
-    private interface CancelledCall {
-        void run(TestOperationContext cancelled) throws Exception;
+        assertThat(e.isTransient())
+                .as("refusing another machine's VM is definite: %s", e.getMessage())
+                .isFalse();
     }
 }

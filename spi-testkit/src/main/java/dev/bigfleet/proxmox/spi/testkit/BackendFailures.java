@@ -39,8 +39,11 @@ public final class BackendFailures {
 
     /** The message is present, on one line, and quotes neither the blob nor anything of it. */
     public static void assertReadable(BackendException e) {
-        assertThat(e.getMessage()).as("last_error of a failed call").isNotBlank()
-                .doesNotContain("\n").doesNotContain("\r");
+        assertThat(e.getMessage())
+                .as("last_error of a failed call")
+                .isNotBlank()
+                .doesNotContain("\n")
+                .doesNotContain("\r");
         TestBlob.assertNotQuoted(e);
     }
 }

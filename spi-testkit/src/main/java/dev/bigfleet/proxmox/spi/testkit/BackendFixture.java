@@ -1,10 +1,10 @@
 package dev.bigfleet.proxmox.spi.testkit;
 
-import java.io.IOException;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import java.io.IOException;
 import java.time.Duration;
 
 /**

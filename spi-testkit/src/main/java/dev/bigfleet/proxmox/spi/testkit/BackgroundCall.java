@@ -23,17 +23,19 @@ public final class BackgroundCall {
     private volatile long finishedNanos;
 
     private BackgroundCall(Body body) {
-        thread = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable t) {
-                failure = t;
-            } finally {
-                interruptedAtEnd = Thread.currentThread().isInterrupted();
-                finishedNanos = System.nanoTime();
-                done.countDown();
-            }
-        }, "background-call");
+        thread = new Thread(
+                () -> {
+                    try {
+                        body.run();
+                    } catch (Throwable t) {
+                        failure = t;
+                    } finally {
+                        interruptedAtEnd = Thread.currentThread().isInterrupted();
+                        finishedNanos = System.nanoTime();
+                        done.countDown();
+                    }
+                },
+                "background-call");
         thread.setDaemon(true);
     }
 

@@ -13,8 +13,9 @@ import java.util.HexFormat;
 public final class TestBlob {
     /** The join token inside {@link #BLOB}. */
     public static final String SECRET = "j01n-t0k3n.c0ntr4ct5ecr3t7f3a";
+
     public static final byte[] BLOB = ("#!/bin/sh\nkubeadm join 10.0.0.1:6443 --token " + SECRET
-            + " --discovery-token-ca-cert-hash sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f0\n")
+                    + " --discovery-token-ca-cert-hash sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f0\n")
             .getBytes(StandardCharsets.UTF_8);
 
     private TestBlob() {}
@@ -26,7 +27,8 @@ public final class TestBlob {
 
     /** Asserts that neither {@code text} quotes the blob's token, raw, base64 or hex. */
     public static void assertNotQuoted(String text) {
-        assertThat(String.valueOf(text)).as("text that must not quote the bootstrap blob")
+        assertThat(String.valueOf(text))
+                .as("text that must not quote the bootstrap blob")
                 .doesNotContain(SECRET)
                 .doesNotContain(Base64.getEncoder().encodeToString(BLOB))
                 .doesNotContain(HexFormat.of().formatHex(SECRET.getBytes(StandardCharsets.UTF_8)));

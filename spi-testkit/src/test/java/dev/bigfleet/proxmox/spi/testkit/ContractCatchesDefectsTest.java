@@ -33,7 +33,9 @@ class ContractCatchesDefectsTest {
     private static Events contractTests(Set<Defect> defects) {
         ContractOnReference.defects = defects;
         try {
-            return EngineTestKit.engine("junit-jupiter").selectors(selectClass(ContractOnReference.class)).execute()
+            return EngineTestKit.engine("junit-jupiter")
+                    .selectors(selectClass(ContractOnReference.class))
+                    .execute()
                     .testEvents();
         } finally {
             ContractOnReference.defects = Set.of();
@@ -49,15 +51,19 @@ class ContractCatchesDefectsTest {
     @Test
     void aBackendThatKeepsTheContractPassesEveryContractTest() {
         long contractTests = Arrays.stream(BackendContractTest.class.getDeclaredMethods())
-                .filter(m -> m.isAnnotationPresent(Test.class)).map(Method::getName).count();
+                .filter(m -> m.isAnnotationPresent(Test.class))
+                .map(Method::getName)
+                .count();
 
-        contractTests(Set.of()).assertStatistics(stats -> stats.started(contractTests).succeeded(contractTests));
+        contractTests(Set.of())
+                .assertStatistics(stats -> stats.started(contractTests).succeeded(contractTests));
     }
 
     @ParameterizedTest
     @EnumSource(Defect.class)
     void eachDefectFailsExactlyTheContractTestsItBreaks(Defect defect) {
-        assertThat(failedTests(Set.of(defect))).as("contract tests failing on a backend that %s", defect)
+        assertThat(failedTests(Set.of(defect)))
+                .as("contract tests failing on a backend that %s", defect)
                 .isEqualTo(defect.caughtBy());
     }
 }

@@ -7,24 +7,29 @@ import java.util.Set;
  * ones guarding against it, and those whose scenario runs into it on the way.
  */
 enum Defect {
-    CLONES_AGAIN("aSecondCreateForTheSameMachineReturnsTheSameVmAndClonesOnce",
+    CLONES_AGAIN(
+            "aSecondCreateForTheSameMachineReturnsTheSameVmAndClonesOnce",
             "aStoppedVmIsAdoptedByTheNextCreateAndRunsAgain"),
-    LEAVES_STOPPED_VMS_STOPPED("ensureRunningStartsAStoppedVmAndKeepsARunningOneRunning",
+    LEAVES_STOPPED_VMS_STOPPED(
+            "ensureRunningStartsAStoppedVmAndKeepsARunningOneRunning",
             "configureBringsAStoppedVmUpAndASucceedingHookConfiguresIt",
             "aStoppedVmIsAdoptedByTheNextCreateAndRunsAgain"),
     FAILS_TO_DESTROY_A_MISSING_VM("destroyingAVmThatIsAlreadyGoneSucceeds"),
-    IGNORES_OWNERSHIP("aVmOfAnotherMachineIsNeitherStartedNorDestroyed",
+    IGNORES_OWNERSHIP(
+            "aVmOfAnotherMachineIsNeitherStartedNorDestroyed",
             "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait"),
     HIDES_THE_EXIT_CODE("aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob"),
     QUOTES_THE_BLOB("aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob"),
-    WRITES_MESSAGES_ON_SEVERAL_LINES("aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob",
-            "ensureRunningOfAVmThatDoesNotExistFails", "aDrainThatFailsFailsTheCall",
+    WRITES_MESSAGES_ON_SEVERAL_LINES(
+            "aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob",
+            "ensureRunningOfAVmThatDoesNotExistFails",
+            "aDrainThatFailsFailsTheCall",
             "aVmOfAnotherMachineIsNeitherStartedNorDestroyed",
             "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait"),
     IGNORES_A_FAILED_DRAIN("aDrainThatFailsFailsTheCall"),
     NEVER_READY("whenReadinessIsOfferedABootstrappedNodeBecomesReady", "everyCallIsReportedUnderABoundedOpName"),
-    IGNORES_CANCELLATION("anAlreadyCancelledCallFailsFastAndCreatesNothing",
-            "anInFlightCreateStopsSoonAfterItIsCancelled"),
+    IGNORES_CANCELLATION(
+            "anAlreadyCancelledCallFailsFastAndCreatesNothing", "anInFlightCreateStopsSoonAfterItIsCancelled"),
     NAMES_OPS_AFTER_MACHINES("everyCallIsReportedUnderABoundedOpName"),
     REPORTS_NO_CALLS("everyCallIsReportedUnderABoundedOpName");
 

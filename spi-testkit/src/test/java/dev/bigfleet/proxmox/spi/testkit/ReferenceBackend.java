@@ -144,7 +144,8 @@ final class ReferenceBackend implements ProxmoxBackend {
     @Override
     public synchronized List<ManagedVm> describeManaged() {
         record("DescribeManaged");
-        return vms.values().stream().map(vm -> new ManagedVm(Optional.of(vm.machineId), NODE, vm.vmid, vm.running))
+        return vms.values().stream()
+                .map(vm -> new ManagedVm(Optional.of(vm.machineId), NODE, vm.vmid, vm.running))
                 .toList();
     }
 
@@ -179,7 +180,9 @@ final class ReferenceBackend implements ProxmoxBackend {
     }
 
     private synchronized Optional<Vm> owned(String machineId) {
-        return vms.values().stream().filter(vm -> vm.machineId.equals(machineId)).findFirst();
+        return vms.values().stream()
+                .filter(vm -> vm.machineId.equals(machineId))
+                .findFirst();
     }
 
     private synchronized Vm resolve(String what, VmTarget target) throws BackendException {
@@ -188,8 +191,8 @@ final class ReferenceBackend implements ProxmoxBackend {
             throw failure(what + ": VM " + target.hostRef() + " does not exist");
         }
         if (!vm.machineId.equals(target.machineId()) && !has(Defect.IGNORES_OWNERSHIP)) {
-            throw failure(what + ": VM " + vm.ref() + " is machine " + vm.machineId + "'s, not "
-                    + target.machineId() + "'s");
+            throw failure(
+                    what + ": VM " + vm.ref() + " is machine " + vm.machineId + "'s, not " + target.machineId() + "'s");
         }
         return vm;
     }

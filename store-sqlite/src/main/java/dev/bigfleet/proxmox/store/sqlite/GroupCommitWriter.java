@@ -105,8 +105,12 @@ final class GroupCommitWriter {
     }
 
     /** Commits one group of writes; returns how many journal rows it appended (0 if it failed). */
-    private long commit(List<Pending> batch, PreparedStatement append, PreparedStatement mark,
-            PreparedStatement deletion, PreparedStatement meta) {
+    private long commit(
+            List<Pending> batch,
+            PreparedStatement append,
+            PreparedStatement mark,
+            PreparedStatement deletion,
+            PreparedStatement meta) {
         long revision = 0;
         long lastOp = 0;
         long appended = 0;

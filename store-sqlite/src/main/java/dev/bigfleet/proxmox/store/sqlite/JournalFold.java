@@ -29,8 +29,10 @@ final class JournalFold {
         try (Statement st = db.createStatement()) {
             db.setAutoCommit(false);
             String latest = "seq IN (SELECT max(seq) FROM journal GROUP BY id)";
-            st.executeUpdate(MachineRows.FOLD_UPSERT + " WHERE deleted = 0 AND " + latest + MachineRows.ON_CONFLICT_UPDATE);
-            st.executeUpdate("DELETE FROM machines WHERE id IN (SELECT id FROM journal WHERE deleted = 1 AND " + latest + ")");
+            st.executeUpdate(
+                    MachineRows.FOLD_UPSERT + " WHERE deleted = 0 AND " + latest + MachineRows.ON_CONFLICT_UPDATE);
+            st.executeUpdate(
+                    "DELETE FROM machines WHERE id IN (SELECT id FROM journal WHERE deleted = 1 AND " + latest + ")");
             st.executeUpdate("DELETE FROM fence_marks WHERE machine_id IN"
                     + " (SELECT id FROM journal WHERE deleted = 1 AND " + latest + ")");
             st.executeUpdate("INSERT INTO fence_marks (machine_id, shard_id, epoch, sequence)"
@@ -42,7 +44,8 @@ final class JournalFold {
             st.executeUpdate("DELETE FROM mark_journal");
             db.commit();
         } catch (SQLException e) {
-            log.error("folding the state journal failed (it is kept and replayed on load): {}",
+            log.error(
+                    "folding the state journal failed (it is kept and replayed on load): {}",
                     SqliteStateStore.oneLine(e));
             try {
                 db.rollback();
@@ -53,7 +56,8 @@ final class JournalFold {
     }
 
     private long count(String table) throws SQLException {
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+        try (Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
             return rs.next() ? rs.getLong(1) : 0;
         }
     }

@@ -87,11 +87,11 @@ final class JournalReader {
         return new ArrayList<>(BATCH);
     }
 
-    private static StoredMachine stored(MachineRows rows, ResultSet rs, String id,
-            Map<String, Map<String, FenceMark>> marks) throws SQLException {
+    private static StoredMachine stored(
+            MachineRows rows, ResultSet rs, String id, Map<String, Map<String, FenceMark>> marks) throws SQLException {
         MachineRows.Row row = rows.read(rs, id);
-        return new StoredMachine(row.machine(), row.revision(), row.lastOperation(), row.failure(),
-                marks.getOrDefault(id, Map.of()));
+        return new StoredMachine(
+                row.machine(), row.revision(), row.lastOperation(), row.failure(), marks.getOrDefault(id, Map.of()));
     }
 
     /** The fence marks of the table, raised by any the journal holds. */

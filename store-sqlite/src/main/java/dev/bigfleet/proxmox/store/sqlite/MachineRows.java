@@ -132,13 +132,24 @@ final class MachineRows {
                 .shardMetadata(map(text(rs, 16), id))
                 .build();
         String kind = text(rs, 17);
-        LastOperation last = kind == null ? null
-                : new LastOperation(enumValue(TransitionKind.class, kind, id), text(rs, 18), text(rs, 19),
-                        Optional.ofNullable(instant(rs, 20)), rs.getLong(21));
+        LastOperation last = kind == null
+                ? null
+                : new LastOperation(
+                        enumValue(TransitionKind.class, kind, id),
+                        text(rs, 18),
+                        text(rs, 19),
+                        Optional.ofNullable(instant(rs, 20)),
+                        rs.getLong(21));
         String failedKind = text(rs, 22);
-        FailureRecord failure = failedKind == null ? null
-                : new FailureRecord(enumValue(TransitionKind.class, failedKind, id), instant(rs, 23), rs.getLong(24) == 1,
-                        text(rs, 25), rs.getInt(26), instant(rs, 27));
+        FailureRecord failure = failedKind == null
+                ? null
+                : new FailureRecord(
+                        enumValue(TransitionKind.class, failedKind, id),
+                        instant(rs, 23),
+                        rs.getLong(24) == 1,
+                        text(rs, 25),
+                        rs.getInt(26),
+                        instant(rs, 27));
         return new Row(machine, rs.getLong(2), last, failure);
     }
 
@@ -161,7 +172,8 @@ final class MachineRows {
             return Enum.valueOf(type, name);
         } catch (IllegalArgumentException | NullPointerException e) {
             // never guess: a value this version does not know means the file is newer or damaged
-            throw new SQLException("machine \"" + id + "\" has an unknown " + type.getSimpleName() + " \"" + name + "\"");
+            throw new SQLException(
+                    "machine \"" + id + "\" has an unknown " + type.getSimpleName() + " \"" + name + "\"");
         }
     }
 
@@ -189,8 +201,8 @@ final class MachineRows {
      * the writer remembers the text of the last maps it encoded (by identity) instead of encoding
      * them again on every change.
      */
-    private static final Map<Map<String, String>, String> ENCODED = java.util.Collections.synchronizedMap(
-            new java.util.WeakHashMap<>());
+    private static final Map<Map<String, String>, String> ENCODED =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     private static String json(Map<String, String> map) {
         if (map.isEmpty()) {

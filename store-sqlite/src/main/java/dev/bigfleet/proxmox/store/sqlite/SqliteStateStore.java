@@ -43,6 +43,7 @@ public final class SqliteStateStore implements StateStore {
     private final byte[] cursorKey;
     /** What the file held when it was opened: batches of machines read before the first write. */
     private final BlockingQueue<List<StoredMachine>> opened = new LinkedBlockingQueue<>();
+
     private final CompletableFuture<Optional<StoredCounters>> readEnd = new CompletableFuture<>();
     private final AtomicBoolean loadTaken = new AtomicBoolean();
     /** Completes durable writes, so the writer never runs what waits on them. */
@@ -51,6 +52,7 @@ public final class SqliteStateStore implements StateStore {
         t.setDaemon(true);
         return t;
     });
+
     private final GroupCommitWriter writer;
     private final Thread writerThread;
     private volatile boolean closed;

@@ -86,7 +86,8 @@ final class StateFile {
             throw new StoreException("--state " + path + ": not a provider state database (no SQLite header);"
                     + " refusing to touch it");
         }
-        try (Connection ro = connect(path, true); Statement st = ro.createStatement()) {
+        try (Connection ro = connect(path, true);
+                Statement st = ro.createStatement()) {
             int app = intPragma(st, "application_id");
             if (app != StateSchema.APPLICATION_ID) {
                 throw new StoreException("--state " + path + ": an SQLite database, but not a provider state"
@@ -106,8 +107,8 @@ final class StateFile {
                 }
             }
         } catch (SQLException e) {
-            throw new StoreException("--state " + path + ": the database is damaged or truncated: "
-                    + SqliteStateStore.oneLine(e));
+            throw new StoreException(
+                    "--state " + path + ": the database is damaged or truncated: " + SqliteStateStore.oneLine(e));
         }
     }
 

@@ -28,7 +28,8 @@ final class StateFileLock implements AutoCloseable {
         try {
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new StoreException("--state " + stateFile + ": cannot open lock file " + lockFile + ": " + e.getMessage());
+            throw new StoreException(
+                    "--state " + stateFile + ": cannot open lock file " + lockFile + ": " + e.getMessage());
         }
         try {
             FileLock lock = channel.tryLock();

@@ -23,9 +23,15 @@ import org.slf4j.LoggerFactory;
 final class StateSchema {
     static final int VERSION = 2;
     /** The columns version 2 added to {@code machines} and {@code journal}: what a restart and a cleanup need. */
-    private static final List<String> ADDED_IN_2 = List.of("last_op_deadline INTEGER", "last_op_grace INTEGER",
-            "failed_kind TEXT", "failed_at INTEGER", "failed_bound INTEGER", "failed_error TEXT",
-            "cleanup_attempts INTEGER", "cleanup_not_before INTEGER");
+    private static final List<String> ADDED_IN_2 = List.of(
+            "last_op_deadline INTEGER",
+            "last_op_grace INTEGER",
+            "failed_kind TEXT",
+            "failed_at INTEGER",
+            "failed_bound INTEGER",
+            "failed_error TEXT",
+            "cleanup_attempts INTEGER",
+            "cleanup_not_before INTEGER");
     /** "BFPX" in the database header: marks a file as ours. */
     static final int APPLICATION_ID = 0x42465058;
 
@@ -57,7 +63,8 @@ final class StateSchema {
      */
     static void upgrade(Connection db, Path path) throws SQLException {
         int version;
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("PRAGMA user_version")) {
+        try (Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA user_version")) {
             version = rs.next() ? rs.getInt(1) : 0;
         }
         if (version >= VERSION) {
@@ -78,8 +85,8 @@ final class StateSchema {
         } finally {
             db.setAutoCommit(true);
         }
-        LoggerFactory.getLogger(StateSchema.class).info("state file {} upgraded from schema version {} to {}", path,
-                version, VERSION);
+        LoggerFactory.getLogger(StateSchema.class)
+                .info("state file {} upgraded from schema version {} to {}", path, version, VERSION);
     }
 
     static byte[] cursorKey(Connection db, Path path) throws SQLException, StoreException {
@@ -103,7 +110,8 @@ final class StateSchema {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String withoutComments = String.join("\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
+        String withoutComments =
+                String.join("\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
         return Arrays.stream(withoutComments.split("\n;\n?"))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())

@@ -32,8 +32,13 @@ class SchemaUpgradeTest {
     Path dir;
 
     private static Machine machine(String id, MachineState state) {
-        return Machine.builder(id).state(state).host(new HostRef("proxmox", "n1/101")).instanceType("pve.small")
-                .zone("n1").lastError(state == MachineState.FAILED ? "drain failed: PDB" : "").build();
+        return Machine.builder(id)
+                .state(state)
+                .host(new HostRef("proxmox", "n1/101"))
+                .instanceType("pve.small")
+                .zone("n1")
+                .lastError(state == MachineState.FAILED ? "drain failed: PDB" : "")
+                .build();
     }
 
     private static List<StoredMachine> load(SqliteStateStore store) throws Exception {
@@ -54,7 +59,8 @@ class SchemaUpgradeTest {
             load(store);
             store.write(new StoreWrite(machine("m1", MachineState.FAILED), drain, failure, List.of(), null, 1, 3, null))
                     .join();
-            store.write(new StoreWrite(machine("m2", MachineState.DRAINING), drain, List.of(), null, 2, 3, null)).join();
+            store.write(new StoreWrite(machine("m2", MachineState.DRAINING), drain, List.of(), null, 2, 3, null))
+                    .join();
         }
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             Map<String, StoredMachine> byId = new java.util.HashMap<>();
@@ -74,7 +80,8 @@ class SchemaUpgradeTest {
                 Statement st = db.createStatement();
                 InputStream schema = getClass().getResourceAsStream("/schema-v1.sql")) {
             String sql = new String(schema.readAllBytes(), StandardCharsets.UTF_8);
-            String body = String.join("\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
+            String body = String.join(
+                    "\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
             for (String statement : body.split("\n;\n?", -1)) {
                 if (!statement.isBlank()) {
                     st.execute(statement);
@@ -96,8 +103,15 @@ class SchemaUpgradeTest {
                 assertThat(m.lastOperation()).isEqualTo(new LastOperation(TransitionKind.CREATE, "op-5", ""));
                 assertThat(m.failure()).isNull();
             });
-            store.write(new StoreWrite(machine("old", MachineState.FAILED), null,
-                    FailureRecord.of(TransitionKind.CREATE, Instant.now(), false, "x"), List.of(), null, 6, 5, null))
+            store.write(new StoreWrite(
+                            machine("old", MachineState.FAILED),
+                            null,
+                            FailureRecord.of(TransitionKind.CREATE, Instant.now(), false, "x"),
+                            List.of(),
+                            null,
+                            6,
+                            5,
+                            null))
                     .join();
         }
         try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + state);

@@ -12,8 +12,8 @@ import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
 import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
-import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
+import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,10 @@ class SqliteStateStoreTest {
                 .resources(Map.of("cpu", "1"))
                 .allocatable(Map.of("cpu", "2", "memory", "4Gi"))
                 .cluster(state == MachineState.CONFIGURED ? "c1" : "")
-                .shardMetadata(state == MachineState.CONFIGURED ? Map.of("nul", "a\u0000b", "ünï", "\u0001", "e", "") : Map.of())
+                .shardMetadata(
+                        state == MachineState.CONFIGURED
+                                ? Map.of("nul", "a\u0000b", "ünï", "\u0001", "e", "")
+                                : Map.of())
                 .build();
     }
 
@@ -65,16 +68,28 @@ class SqliteStateStoreTest {
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             assertThat(load(store)).isEmpty();
             LastOperation op = new LastOperation(TransitionKind.CONFIGURE, "op-7", "c1");
-            store.write(new StoreWrite(machine("m1", MachineState.CONFIGURED), op,
-                    List.of(new MarkWrite("m1", "shard-a", new FenceMark(3, 9))), null, 5, 7, null)).join();
-            store.write(new StoreWrite(machine("m2", MachineState.SPECULATIVE), null, List.of(), null, 6, 7, null)).join();
+            store.write(new StoreWrite(
+                            machine("m1", MachineState.CONFIGURED),
+                            op,
+                            List.of(new MarkWrite("m1", "shard-a", new FenceMark(3, 9))),
+                            null,
+                            5,
+                            7,
+                            null))
+                    .join();
+            store.write(new StoreWrite(machine("m2", MachineState.SPECULATIVE), null, List.of(), null, 6, 7, null))
+                    .join();
         }
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+                .isEqualTo("rw-------");
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             Loaded loaded = load(store).orElseThrow();
             assertThat(loaded.revision()).isEqualTo(6);
             assertThat(loaded.lastOperationNumber()).isEqualTo(7);
-            StoredMachine m1 = loaded.machines().stream().filter(m -> m.machine().id().equals("m1")).findFirst().orElseThrow();
+            StoredMachine m1 = loaded.machines().stream()
+                    .filter(m -> m.machine().id().equals("m1"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(m1.machine()).isEqualTo(machine("m1", MachineState.CONFIGURED));
             assertThat(m1.revision()).isEqualTo(5);
             assertThat(m1.lastOperation()).isEqualTo(new LastOperation(TransitionKind.CONFIGURE, "op-7", "c1"));
@@ -89,8 +104,14 @@ class SqliteStateStoreTest {
         try (SqliteStateStore store = SqliteStateStore.open(dir.resolve("s.db"))) {
             for (int i = 1; i <= 500; i++) {
                 int n = i;
-                futures.add(store.write(new StoreWrite(machine("m" + i, MachineState.SPECULATIVE), null, List.of(),
-                        null, i, 0, () -> published.add(n))));
+                futures.add(store.write(new StoreWrite(
+                        machine("m" + i, MachineState.SPECULATIVE),
+                        null,
+                        List.of(),
+                        null,
+                        i,
+                        0,
+                        () -> published.add(n))));
             }
             CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
         }
@@ -104,15 +125,26 @@ class SqliteStateStoreTest {
     void aDeletionRemovesTheMachineAndItsMarks() throws Exception {
         Path state = dir.resolve("s.db");
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            store.write(new StoreWrite(machine("gone", MachineState.SPECULATIVE), null,
-                    List.of(new MarkWrite("gone", "s", new FenceMark(1, 1))), null, 1, 0, null)).join();
-            store.write(new StoreWrite(machine("kept", MachineState.SPECULATIVE), null, List.of(), null, 2, 0, null)).join();
+            store.write(new StoreWrite(
+                            machine("gone", MachineState.SPECULATIVE),
+                            null,
+                            List.of(new MarkWrite("gone", "s", new FenceMark(1, 1))),
+                            null,
+                            1,
+                            0,
+                            null))
+                    .join();
+            store.write(new StoreWrite(machine("kept", MachineState.SPECULATIVE), null, List.of(), null, 2, 0, null))
+                    .join();
             AtomicInteger ran = new AtomicInteger();
-            store.write(new StoreWrite(null, null, List.of(), "gone", 0, 0, ran::incrementAndGet)).join();
+            store.write(new StoreWrite(null, null, List.of(), "gone", 0, 0, ran::incrementAndGet))
+                    .join();
             assertThat(ran).hasValue(1);
         }
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            assertThat(load(store).orElseThrow().machines()).extracting(m -> m.machine().id()).containsExactly("kept");
+            assertThat(load(store).orElseThrow().machines())
+                    .extracting(m -> m.machine().id())
+                    .containsExactly("kept");
         }
     }
 
@@ -149,7 +181,8 @@ class SqliteStateStoreTest {
     @Test
     void aForeignSqliteDatabaseIsRefusedAndLeftUntouched() throws Exception {
         Path file = dir.resolve("other.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (x)");
             st.execute("INSERT INTO t VALUES (1)");
         }
@@ -160,7 +193,8 @@ class SqliteStateStoreTest {
     void aNewerSchemaIsRefusedAndLeftUntouched() throws Exception {
         Path file = dir.resolve("s.db");
         SqliteStateStore.open(file).close();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode=DELETE");
             st.execute("PRAGMA user_version=" + (StateSchema.VERSION + 1));
         }
@@ -173,12 +207,13 @@ class SqliteStateStoreTest {
         try (SqliteStateStore store = SqliteStateStore.open(file)) {
             List<CompletableFuture<Void>> writes = new ArrayList<>();
             for (int i = 1; i <= 2000; i++) {
-                writes.add(store.write(new StoreWrite(machine("machine-" + i, MachineState.SPECULATIVE), null,
-                        List.of(), null, i, 0, null)));
+                writes.add(store.write(new StoreWrite(
+                        machine("machine-" + i, MachineState.SPECULATIVE), null, List.of(), null, i, 0, null)));
             }
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
         }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode=DELETE"); // fold the WAL into the main file
         }
         byte[] whole = Files.readAllBytes(file);
@@ -203,28 +238,47 @@ class SqliteStateStoreTest {
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             List<CompletableFuture<Void>> writes = new ArrayList<>();
             for (int i = 1; i <= machines; i++) {
-                writes.add(store.write(new StoreWrite(machine("m" + i, MachineState.SPECULATIVE), null,
-                        List.of(new MarkWrite("m" + i, "s", new FenceMark(1, i))), null, i, 0, null)));
+                writes.add(store.write(new StoreWrite(
+                        machine("m" + i, MachineState.SPECULATIVE),
+                        null,
+                        List.of(new MarkWrite("m" + i, "s", new FenceMark(1, i))),
+                        null,
+                        i,
+                        0,
+                        null)));
             }
             // a later change of the same machine wins, and a retired one stays gone
-            writes.add(store.write(new StoreWrite(machine("m1", MachineState.IDLE), null,
-                    List.of(new MarkWrite("m1", "s", new FenceMark(2, 0))), null, machines + 1, 0, null)));
+            writes.add(store.write(new StoreWrite(
+                    machine("m1", MachineState.IDLE),
+                    null,
+                    List.of(new MarkWrite("m1", "s", new FenceMark(2, 0))),
+                    null,
+                    machines + 1,
+                    0,
+                    null)));
             writes.add(store.write(new StoreWrite(null, null, List.of(), "m2", 0, 0, null)));
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
             // the writer folds once it has been idle for a while; a write after that proves the fold is done
             Thread.sleep(GroupCommitWriter.IDLE_BEFORE_FOLD.toMillis() + 1_000);
             store.write(StoreWrite.marksOnlyNone()).join();
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state); Statement st = c.createStatement();
-                    var rs = st.executeQuery("SELECT (SELECT count(*) FROM journal), (SELECT count(*) FROM machines)")) {
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + state);
+                    Statement st = c.createStatement();
+                    var rs =
+                            st.executeQuery("SELECT (SELECT count(*) FROM journal), (SELECT count(*) FROM machines)")) {
                 rs.next();
-                assertThat(rs.getLong(1)).as("journal rows left after the idle fold").isZero();
+                assertThat(rs.getLong(1))
+                        .as("journal rows left after the idle fold")
+                        .isZero();
                 assertThat(rs.getLong(2)).isEqualTo(machines - 1);
             }
         }
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             Loaded loaded = load(store).orElseThrow();
             assertThat(loaded.machines()).hasSize(machines - 1);
-            StoredMachine m1 = loaded.machines().stream().filter(m -> m.machine().id().equals("m1")).findFirst().orElseThrow();
+            StoredMachine m1 = loaded.machines().stream()
+                    .filter(m -> m.machine().id().equals("m1"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(m1.machine().state()).isEqualTo(MachineState.IDLE);
             assertThat(m1.revision()).isEqualTo(machines + 1);
             assertThat(m1.marks()).containsEntry("s", new FenceMark(2, 0));
@@ -238,20 +292,33 @@ class SqliteStateStoreTest {
         Path state = dir.resolve("s.db");
         Path image = dir.resolve("image/s.db");
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            store.write(new StoreWrite(machine("a", MachineState.SPECULATIVE), null, List.of(), null, 1, 0, null)).join();
-            store.write(new StoreWrite(machine("b", MachineState.SPECULATIVE), null, List.of(), null, 2, 0, null)).join();
-            store.write(new StoreWrite(machine("c", MachineState.SPECULATIVE), null, List.of(), null, 3, 0, null)).join();
+            store.write(new StoreWrite(machine("a", MachineState.SPECULATIVE), null, List.of(), null, 1, 0, null))
+                    .join();
+            store.write(new StoreWrite(machine("b", MachineState.SPECULATIVE), null, List.of(), null, 2, 0, null))
+                    .join();
+            store.write(new StoreWrite(machine("c", MachineState.SPECULATIVE), null, List.of(), null, 3, 0, null))
+                    .join();
         }
         // the tables now hold a, b and c; what follows stays in the journal of the image
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
             LastOperation op = new LastOperation(TransitionKind.CREATE, "op-1", "");
-            store.write(new StoreWrite(machine("a", MachineState.CREATING), op,
-                    List.of(new MarkWrite("a", "s", new FenceMark(1, 1))), null, 4, 1, null)).join();
-            store.write(new StoreWrite(machine("a", MachineState.IDLE), op, List.of(), null, 5, 1, null)).join();
+            store.write(new StoreWrite(
+                            machine("a", MachineState.CREATING),
+                            op,
+                            List.of(new MarkWrite("a", "s", new FenceMark(1, 1))),
+                            null,
+                            4,
+                            1,
+                            null))
+                    .join();
+            store.write(new StoreWrite(machine("a", MachineState.IDLE), op, List.of(), null, 5, 1, null))
+                    .join();
             store.write(new StoreWrite(null, null, List.of(), "b", 0, 0, null)).join();
             store.write(new StoreWrite(null, null, List.of(), "c", 0, 0, null)).join();
-            store.write(new StoreWrite(machine("c", MachineState.SPECULATIVE), null, List.of(), null, 6, 1, null)).join();
-            store.write(new StoreWrite(machine("d", MachineState.SPECULATIVE), null, List.of(), null, 7, 1, null)).join();
+            store.write(new StoreWrite(machine("c", MachineState.SPECULATIVE), null, List.of(), null, 6, 1, null))
+                    .join();
+            store.write(new StoreWrite(machine("d", MachineState.SPECULATIVE), null, List.of(), null, 7, 1, null))
+                    .join();
             // the files as a crash would leave them: committed, not folded
             Files.createDirectories(image.getParent());
             Files.copy(state, image);
@@ -259,7 +326,8 @@ class SqliteStateStoreTest {
         }
         try (SqliteStateStore store = SqliteStateStore.open(image)) {
             Loaded loaded = load(store).orElseThrow();
-            assertThat(loaded.machines()).extracting(m -> m.machine().id() + "@" + m.revision())
+            assertThat(loaded.machines())
+                    .extracting(m -> m.machine().id() + "@" + m.revision())
                     .as("each machine once, oldest change first; b retired, c retired and added again")
                     .containsExactly("a@5", "c@6", "d@7");
             StoredMachine a = loaded.machines().get(0);

@@ -6,8 +6,13 @@ import java.util.Optional;
  * The body of {@code POST …/clone}: always a full clone. {@code target} is left out when the new
  * VM stays on the template's node; {@code storage} only applies to full clones.
  */
-public record CloneRequest(long newid, String name, String description, Optional<String> pool,
-        Optional<String> target, Optional<String> storage) {
+public record CloneRequest(
+        long newid,
+        String name,
+        String description,
+        Optional<String> pool,
+        Optional<String> target,
+        Optional<String> storage) {
 
     FormParams params() {
         FormParams.Builder b = FormParams.builder()

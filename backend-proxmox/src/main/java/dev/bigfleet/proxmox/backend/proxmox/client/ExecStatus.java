@@ -10,8 +10,12 @@ import java.util.OptionalInt;
  */
 public record ExecStatus(boolean exited, OptionalInt exitCode, OptionalInt signal, String out, String err) {
     static ExecStatus from(JsonNode n) {
-        return new ExecStatus(Json.flag(n, "exited").orElse(false), optionalInt(n, "exitcode"),
-                optionalInt(n, "signal"), Json.textOr(n, "out-data", ""), Json.textOr(n, "err-data", ""));
+        return new ExecStatus(
+                Json.flag(n, "exited").orElse(false),
+                optionalInt(n, "exitcode"),
+                optionalInt(n, "signal"),
+                Json.textOr(n, "out-data", ""),
+                Json.textOr(n, "err-data", ""));
     }
 
     private static OptionalInt optionalInt(JsonNode n, String field) {

@@ -10,13 +10,34 @@ import java.util.List;
 final class FailureClassifier {
     /** Lower-case fragments of 500 texts that are answers, not hiccups. */
     private static final List<String> PERMANENT = List.of(
-            "does not exist", "unable to find configuration file", "already exists", "already running",
-            "is not running", "no qemu guest agent configured", "invalid parameter", "can't clone",
-            "destroy failed", "protection mode", "no such cluster node", "checksum mismatch", "template",
-            "not supported", "not allowed", "no options specified", "only root", "unable to get any free vmid",
-            "permission check failed", "no such task", "unable to parse", "used in ha resources",
-            "guest agent command failed", "failed to execute", "unable to create vm", "no such pool",
-            "property is not defined", "not implemented");
+            "does not exist",
+            "unable to find configuration file",
+            "already exists",
+            "already running",
+            "is not running",
+            "no qemu guest agent configured",
+            "invalid parameter",
+            "can't clone",
+            "destroy failed",
+            "protection mode",
+            "no such cluster node",
+            "checksum mismatch",
+            "template",
+            "not supported",
+            "not allowed",
+            "no options specified",
+            "only root",
+            "unable to get any free vmid",
+            "permission check failed",
+            "no such task",
+            "unable to parse",
+            "used in ha resources",
+            "guest agent command failed",
+            "failed to execute",
+            "unable to create vm",
+            "no such pool",
+            "property is not defined",
+            "not implemented");
 
     private FailureClassifier() {}
 
@@ -61,7 +82,9 @@ final class FailureClassifier {
             case TIMEOUT:
                 return true;
             case HTTP:
-                return e.status() == 502 || e.status() == 503 || e.status() == 504
+                return e.status() == 502
+                        || e.status() == 503
+                        || e.status() == 504
                         || (e.status() >= 595 && e.status() <= 599);
             default:
                 return false;

@@ -15,7 +15,8 @@ final class PathSegment {
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || KEEP.indexOf(c) >= 0) {
                 out.append((char) c);
             } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                out.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
             }
         }

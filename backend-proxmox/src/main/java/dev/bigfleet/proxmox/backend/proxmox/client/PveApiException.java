@@ -38,8 +38,14 @@ public final class PveApiException extends RuntimeException {
     private final String serverMessage;
     private final Map<String, String> paramErrors;
 
-    private PveApiException(String op, Kind kind, int status, String serverMessage, Map<String, String> paramErrors,
-            String message, Throwable cause) {
+    private PveApiException(
+            String op,
+            Kind kind,
+            int status,
+            String serverMessage,
+            Map<String, String> paramErrors,
+            String message,
+            Throwable cause) {
         super(message, cause);
         this.op = op;
         this.kind = kind;
@@ -49,8 +55,14 @@ public final class PveApiException extends RuntimeException {
     }
 
     static PveApiException http(String op, int status, String serverMessage, Map<String, String> paramErrors) {
-        return new PveApiException(op, Kind.HTTP, status, serverMessage, paramErrors,
-                op + ": " + describe(status, serverMessage, paramErrors), null);
+        return new PveApiException(
+                op,
+                Kind.HTTP,
+                status,
+                serverMessage,
+                paramErrors,
+                op + ": " + describe(status, serverMessage, paramErrors),
+                null);
     }
 
     static PveApiException transport(String op, Kind kind, String detail, Throwable cause) {
@@ -58,9 +70,16 @@ public final class PveApiException extends RuntimeException {
     }
 
     static PveApiException circuitOpen(String op, Duration delay) {
-        return new PveApiException(op, Kind.CIRCUIT_OPEN, 0, "", Map.of(), op
-                + ": the Proxmox API is unreachable (several consecutive calls failed); failing fast for up to "
-                + delay.toSeconds() + "s", null);
+        return new PveApiException(
+                op,
+                Kind.CIRCUIT_OPEN,
+                0,
+                "",
+                Map.of(),
+                op
+                        + ": the Proxmox API is unreachable (several consecutive calls failed); failing fast for up to "
+                        + delay.toSeconds() + "s",
+                null);
     }
 
     private static String describe(int status, String serverMessage, Map<String, String> paramErrors) {
@@ -114,12 +133,14 @@ public final class PveApiException extends RuntimeException {
     public boolean mentions(String fragment) {
         String f = fragment.toLowerCase(Locale.ROOT);
         return serverMessage.toLowerCase(Locale.ROOT).contains(f)
-                || paramErrors.values().stream().anyMatch(v -> v.toLowerCase(Locale.ROOT).contains(f));
+                || paramErrors.values().stream()
+                        .anyMatch(v -> v.toLowerCase(Locale.ROOT).contains(f));
     }
 
     /** Proxmox's way of saying "no such VM on that node": there is no 404. */
     public boolean vmMissing() {
-        return kind == Kind.HTTP && status == 500
+        return kind == Kind.HTTP
+                && status == 500
                 && (mentions("does not exist") || mentions("unable to find configuration file"));
     }
 

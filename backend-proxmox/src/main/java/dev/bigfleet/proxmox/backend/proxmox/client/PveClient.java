@@ -56,15 +56,19 @@ public final class PveClient {
         JsonNode data = call("GET", "GET /cluster/nextid", "/cluster/nextid", FormParams.none(), CallSafety.REPEATABLE);
         long id = data.isNumber() ? data.asLong() : Json.leadingNumber(data.asText(), -1);
         if (id <= 0) {
-            throw PveApiException.transport("GET /cluster/nextid", PveApiException.Kind.MALFORMED,
-                    "the answer is not a VMID", null);
+            throw PveApiException.transport(
+                    "GET /cluster/nextid", PveApiException.Kind.MALFORMED, "the answer is not a VMID", null);
         }
         return id;
     }
 
     /** {@code GET /pools/{poolid}}: checks the pool exists and is visible. */
     public void pool(String poolId) {
-        call("GET", "GET /pools/{poolid}", "/pools/" + PathSegment.encode(poolId), FormParams.none(),
+        call(
+                "GET",
+                "GET /pools/{poolid}",
+                "/pools/" + PathSegment.encode(poolId),
+                FormParams.none(),
                 CallSafety.REPEATABLE);
     }
 
@@ -75,8 +79,8 @@ public final class PveClient {
 
     /** {@code GET …/config}. */
     public VmConfig config(String node, long vmid) {
-        return VmConfig.from(call("GET", "GET config", vm(node, vmid) + "/config", FormParams.none(),
-                CallSafety.REPEATABLE));
+        return VmConfig.from(
+                call("GET", "GET config", vm(node, vmid) + "/config", FormParams.none(), CallSafety.REPEATABLE));
     }
 
     /** {@code PUT …/config}: applied synchronously. */
@@ -86,32 +90,47 @@ public final class PveClient {
 
     /** {@code GET …/status/current}. */
     public VmStatus currentStatus(String node, long vmid) {
-        return VmStatus.from(call("GET", "GET status/current", vm(node, vmid) + "/status/current", FormParams.none(),
+        return VmStatus.from(call(
+                "GET",
+                "GET status/current",
+                vm(node, vmid) + "/status/current",
+                FormParams.none(),
                 CallSafety.REPEATABLE));
     }
 
     /** {@code POST …/status/start}; a repeat only ends in "already running". */
     public Upid start(String node, long vmid) {
-        return task("POST", "POST status/start", vm(node, vmid) + "/status/start", FormParams.none(),
+        return task(
+                "POST",
+                "POST status/start",
+                vm(node, vmid) + "/status/start",
+                FormParams.none(),
                 CallSafety.REPEATABLE);
     }
 
     /** {@code POST …/status/stop}: hard power-off; a no-op on a stopped VM. */
     public Upid stop(String node, long vmid) {
-        return task("POST", "POST status/stop", vm(node, vmid) + "/status/stop", FormParams.none(),
-                CallSafety.REPEATABLE);
+        return task(
+                "POST", "POST status/stop", vm(node, vmid) + "/status/stop", FormParams.none(), CallSafety.REPEATABLE);
     }
 
     /** {@code DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1}. */
     public Upid destroy(String node, long vmid) {
-        FormParams query = FormParams.builder().flag("purge", true).flag("destroy-unreferenced-disks", true).build();
+        FormParams query = FormParams.builder()
+                .flag("purge", true)
+                .flag("destroy-unreferenced-disks", true)
+                .build();
         return task("DELETE", "DELETE qemu", vm(node, vmid), query, CallSafety.REPEATABLE);
     }
 
     /** {@code GET /nodes/{node}/tasks/{upid}/status}, on the node that runs the task. */
     public TaskStatus taskStatus(Upid upid) {
-        return TaskStatus.from(call("GET", "GET task status", "/nodes/" + PathSegment.encode(upid.node()) + "/tasks/"
-                + PathSegment.encode(upid.value()) + "/status", FormParams.none(), CallSafety.REPEATABLE));
+        return TaskStatus.from(call(
+                "GET",
+                "GET task status",
+                "/nodes/" + PathSegment.encode(upid.node()) + "/tasks/" + PathSegment.encode(upid.value()) + "/status",
+                FormParams.none(),
+                CallSafety.REPEATABLE));
     }
 
     /** {@code POST …/agent/ping}: succeeds only when the guest agent answers. */
@@ -124,7 +143,10 @@ public final class PveClient {
      * guest receives the bytes exactly. Truncates the file; at most 61440 base64 characters.
      */
     public void agentFileWrite(String node, long vmid, String file, String base64Content) {
-        FormParams body = FormParams.builder().add("file", file).add("content", base64Content).flag("encode", false)
+        FormParams body = FormParams.builder()
+                .add("file", file)
+                .add("content", base64Content)
+                .flag("encode", false)
                 .build();
         call("POST", "POST agent/file-write", vm(node, vmid) + "/agent/file-write", body, CallSafety.REPEATABLE);
     }
@@ -135,8 +157,8 @@ public final class PveClient {
         JsonNode data = call("POST", "POST agent/exec", vm(node, vmid) + "/agent/exec", body, CallSafety.ONCE);
         long pid = Json.number(data, "pid", -1);
         if (pid < 0) {
-            throw PveApiException.transport("POST agent/exec", PveApiException.Kind.MALFORMED, "no pid in the answer",
-                    null);
+            throw PveApiException.transport(
+                    "POST agent/exec", PveApiException.Kind.MALFORMED, "no pid in the answer", null);
         }
         return pid;
     }
@@ -144,8 +166,8 @@ public final class PveClient {
     /** {@code GET …/agent/exec-status?pid=}; its final answer is consumed, so it is never repeated blindly. */
     public ExecStatus agentExecStatus(String node, long vmid, long pid) {
         FormParams query = FormParams.builder().add("pid", pid).build();
-        return ExecStatus.from(call("GET", "GET agent/exec-status", vm(node, vmid) + "/agent/exec-status", query,
-                CallSafety.ONCE));
+        return ExecStatus.from(
+                call("GET", "GET agent/exec-status", vm(node, vmid) + "/agent/exec-status", query, CallSafety.ONCE));
     }
 
     private Upid task(String method, String op, String path, FormParams params, CallSafety safety) {

@@ -70,7 +70,12 @@ public final class PveTransport {
     static final Duration ONCE_IDLE_LIMIT = Duration.ofSeconds(2);
 
     /** @param apiRoot the API root, e.g. {@code https://pve1:8006/api2/json} */
-    public PveTransport(URI apiRoot, ApiToken token, ApiTrust trust, ObjectMapper json, ApiCallRecorder recorder,
+    public PveTransport(
+            URI apiRoot,
+            ApiToken token,
+            ApiTrust trust,
+            ObjectMapper json,
+            ApiCallRecorder recorder,
             TransportPolicy policy) {
         this.apiRoot = Objects.requireNonNull(apiRoot, "apiRoot");
         this.token = Objects.requireNonNull(token, "token");
@@ -80,16 +85,20 @@ public final class PveTransport {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.pooled = newClient();
         this.breaker = CircuitBreaker.<JsonNode>builder()
-                .handleIf((result, failure) -> failure instanceof PveApiException
-                        && FailureClassifier.unreachable((PveApiException) failure))
+                .handleIf((result, failure) ->
+                        failure instanceof PveApiException && FailureClassifier.unreachable((PveApiException) failure))
                 .withFailureThreshold(policy.breakerThreshold())
                 .withDelay(policy.breakerDelay())
                 .withSuccessThreshold(1)
-                .onOpen(e -> log.warn("Proxmox API unreachable: failing calls fast for {}s", policy.breakerDelay().toSeconds()))
+                .onOpen(e -> log.warn(
+                        "Proxmox API unreachable: failing calls fast for {}s",
+                        policy.breakerDelay().toSeconds()))
                 .onClose(e -> log.info("Proxmox API reachable again"))
                 .build();
         // a backstop: the request timeout below is what normally ends a slow exchange
-        this.attemptTimeout = Timeout.<JsonNode>builder(policy.requestTimeout().plusSeconds(5)).withInterrupt().build();
+        this.attemptTimeout = Timeout.<JsonNode>builder(policy.requestTimeout().plusSeconds(5))
+                .withInterrupt()
+                .build();
     }
 
     public URI apiRoot() {
@@ -99,7 +108,8 @@ public final class PveTransport {
     /** Sends the call (retrying as its safety allows) and returns the envelope's {@code data}. */
     JsonNode call(ApiCall call) {
         try {
-            return Failsafe.with(retryPolicy(call.safety()), breaker, attemptTimeout).get(() -> attempt(call));
+            return Failsafe.with(retryPolicy(call.safety()), breaker, attemptTimeout)
+                    .get(() -> attempt(call));
         } catch (PveApiException e) {
             if (e.kind() == PveApiException.Kind.INTERRUPTED) {
                 Thread.currentThread().interrupt();
@@ -108,14 +118,18 @@ public final class PveTransport {
         } catch (CircuitBreakerOpenException e) {
             throw PveApiException.circuitOpen(call.op(), policy.breakerDelay());
         } catch (TimeoutExceededException e) {
-            throw PveApiException.transport(call.op(), PveApiException.Kind.TIMEOUT,
-                    "no answer within " + policy.requestTimeout().toSeconds() + "s", e);
+            throw PveApiException.transport(
+                    call.op(),
+                    PveApiException.Kind.TIMEOUT,
+                    "no answer within " + policy.requestTimeout().toSeconds() + "s",
+                    e);
         } catch (FailsafeException e) {
             if (e.getCause() instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 throw PveApiException.transport(call.op(), PveApiException.Kind.INTERRUPTED, "interrupted", e);
             }
-            throw PveApiException.transport(call.op(), PveApiException.Kind.TRANSPORT, String.valueOf(e.getMessage()), e);
+            throw PveApiException.transport(
+                    call.op(), PveApiException.Kind.TRANSPORT, String.valueOf(e.getMessage()), e);
         }
     }
 
@@ -126,8 +140,11 @@ public final class PveTransport {
                 .withJitter(0.25)
                 .withMaxRetries(policy.maxRetries())
                 .withMaxDuration(policy.maxRetryTime())
-                .onRetry(e -> log.debug("retrying Proxmox call after: {}", e.getLastException() == null
-                        ? "no result" : e.getLastException().getMessage()))
+                .onRetry(e -> log.debug(
+                        "retrying Proxmox call after: {}",
+                        e.getLastException() == null
+                                ? "no result"
+                                : e.getLastException().getMessage()))
                 .build();
     }
 
@@ -144,7 +161,8 @@ public final class PveTransport {
         long start = System.nanoTime();
         boolean ok = false;
         try {
-            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> response =
+                    client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             JsonNode data = envelope(call, response);
             ok = true;
             return data;
@@ -198,8 +216,11 @@ public final class PveTransport {
                 JsonNode data = root == null ? null : root.get("data");
                 return data == null ? NullNode.getInstance() : data;
             } catch (JsonProcessingException e) {
-                throw PveApiException.transport(call.op(), PveApiException.Kind.MALFORMED,
-                        "HTTP " + status + " with a body that is not JSON", e);
+                throw PveApiException.transport(
+                        call.op(),
+                        PveApiException.Kind.MALFORMED,
+                        "HTTP " + status + " with a body that is not JSON",
+                        e);
             }
         }
         String message = "";
@@ -211,7 +232,10 @@ public final class PveTransport {
                     message = root.get("message").asText().strip();
                 }
                 if (root != null && root.has("errors") && root.get("errors").isObject()) {
-                    root.get("errors").properties().forEach(f -> errors.put(f.getKey(), f.getValue().asText().strip()));
+                    root.get("errors")
+                            .properties()
+                            .forEach(f ->
+                                    errors.put(f.getKey(), f.getValue().asText().strip()));
                 }
             } catch (JsonProcessingException e) {
                 // a handler crash can answer with plain text: keep its first line
@@ -228,19 +252,31 @@ public final class PveTransport {
 
     private PveApiException transportFailure(ApiCall call, IOException e) {
         if (e instanceof HttpConnectTimeoutException || e instanceof ConnectException) {
-            return PveApiException.transport(call.op(), PveApiException.Kind.CONNECT,
-                    "cannot connect to " + apiRoot.getHost() + ":" + port() + ": " + describe(e), e);
+            return PveApiException.transport(
+                    call.op(),
+                    PveApiException.Kind.CONNECT,
+                    "cannot connect to " + apiRoot.getHost() + ":" + port() + ": " + describe(e),
+                    e);
         }
         if (e instanceof HttpTimeoutException) {
-            return PveApiException.transport(call.op(), PveApiException.Kind.TIMEOUT,
-                    "no answer within " + policy.requestTimeout().toSeconds() + "s", e);
+            return PveApiException.transport(
+                    call.op(),
+                    PveApiException.Kind.TIMEOUT,
+                    "no answer within " + policy.requestTimeout().toSeconds() + "s",
+                    e);
         }
         if (e instanceof SSLHandshakeException && hasCause(e, CertificateException.class)) {
-            return PveApiException.transport(call.op(), PveApiException.Kind.TLS,
-                    "TLS: the Proxmox API's certificate was refused: " + TlsFailure.explain(e, apiRoot.getHost()), e);
+            return PveApiException.transport(
+                    call.op(),
+                    PveApiException.Kind.TLS,
+                    "TLS: the Proxmox API's certificate was refused: " + TlsFailure.explain(e, apiRoot.getHost()),
+                    e);
         }
-        return PveApiException.transport(call.op(), PveApiException.Kind.TRANSPORT,
-                "connection to " + apiRoot.getHost() + ":" + port() + " failed: " + describe(e), e);
+        return PveApiException.transport(
+                call.op(),
+                PveApiException.Kind.TRANSPORT,
+                "connection to " + apiRoot.getHost() + ":" + port() + " failed: " + describe(e),
+                e);
     }
 
     private int port() {

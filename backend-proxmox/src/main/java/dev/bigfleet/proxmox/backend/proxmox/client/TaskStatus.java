@@ -6,13 +6,17 @@ import java.util.Optional;
 /** {@code GET /nodes/{node}/tasks/{upid}/status}. */
 public record TaskStatus(boolean running, Optional<String> exitStatus) {
     static TaskStatus from(JsonNode n) {
-        return new TaskStatus(Json.textOr(n, "status", "").equals("running"),
+        return new TaskStatus(
+                Json.textOr(n, "status", "").equals("running"),
                 Json.text(n, "exitstatus").map(String::strip));
     }
 
     /** {@code OK}, or {@code WARNINGS: n} which is a success that logged warnings. */
     public boolean succeeded() {
-        return !running && exitStatus.map(s -> s.equals("OK") || s.startsWith("WARNINGS")).orElse(false);
+        return !running
+                && exitStatus
+                        .map(s -> s.equals("OK") || s.startsWith("WARNINGS"))
+                        .orElse(false);
     }
 
     /** The failure text; {@code unexpected status} when the task log ended without one. */

@@ -9,7 +9,8 @@ public record Upid(String value, String node, String type) {
     static Upid parse(String op, String value) {
         String[] parts = value.split(":", -1);
         if (parts.length < 8 || !parts[0].equals("UPID") || parts[1].isEmpty()) {
-            throw PveApiException.transport(op, PveApiException.Kind.MALFORMED, "the answer is not a task id (UPID)", null);
+            throw PveApiException.transport(
+                    op, PveApiException.Kind.MALFORMED, "the answer is not a task id (UPID)", null);
         }
         return new Upid(value, parts[1], parts[5]);
     }

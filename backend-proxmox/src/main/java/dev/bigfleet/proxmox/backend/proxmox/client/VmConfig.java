@@ -7,13 +7,26 @@ import java.util.Optional;
  * The parts of {@code GET /nodes/{node}/qemu/{vmid}/config} the provider reads. {@code memory} is
  * a string on PVE 8.1+ and {@code agent} a property string, both parsed here.
  */
-public record VmConfig(Optional<String> name, Optional<String> description, TagList tags, int cores,
-        long memoryMib, boolean agentEnabled, boolean template, Optional<String> lock) {
+public record VmConfig(
+        Optional<String> name,
+        Optional<String> description,
+        TagList tags,
+        int cores,
+        long memoryMib,
+        boolean agentEnabled,
+        boolean template,
+        Optional<String> lock) {
 
     static VmConfig from(JsonNode n) {
-        return new VmConfig(Json.text(n, "name"), Json.text(n, "description"), TagList.parse(Json.textOr(n, "tags", "")),
-                (int) Json.number(n, "cores", 0), Json.number(n, "memory", 0), agent(Json.text(n, "agent")),
-                Json.flag(n, "template").orElse(false), Json.text(n, "lock").filter(s -> !s.isEmpty()));
+        return new VmConfig(
+                Json.text(n, "name"),
+                Json.text(n, "description"),
+                TagList.parse(Json.textOr(n, "tags", "")),
+                (int) Json.number(n, "cores", 0),
+                Json.number(n, "memory", 0),
+                agent(Json.text(n, "agent")),
+                Json.flag(n, "template").orElse(false),
+                Json.text(n, "lock").filter(s -> !s.isEmpty()));
     }
 
     /** {@code 1}, {@code enabled=1,fstrim_cloned_disks=1}, {@code 0}; absent means off. */

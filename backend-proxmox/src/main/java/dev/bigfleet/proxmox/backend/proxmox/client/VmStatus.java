@@ -7,7 +7,10 @@ import java.util.Optional;
 public record VmStatus(String status, String qmpStatus, Optional<String> lock) {
     static VmStatus from(JsonNode n) {
         String status = Json.textOr(n, "status", "");
-        return new VmStatus(status, Json.textOr(n, "qmpstatus", status), Json.text(n, "lock").filter(s -> !s.isEmpty()));
+        return new VmStatus(
+                status,
+                Json.textOr(n, "qmpstatus", status),
+                Json.text(n, "lock").filter(s -> !s.isEmpty()));
     }
 
     public boolean running() {

@@ -40,12 +40,9 @@ public final class ApiTrust {
     /** A TLS 1.2+ client context that trusts exactly what this says. */
     public SSLContext sslContext() {
         try {
-            Optional<X509ExtendedTrustManager> chain = authorities.isEmpty()
-                    ? Optional.empty()
-                    : Optional.of(authorityTrustManager());
-            TrustManager manager = pin.isPresent()
-                    ? new PinnedTrustManager(pin.get(), chain)
-                    : chain.orElseThrow();
+            Optional<X509ExtendedTrustManager> chain =
+                    authorities.isEmpty() ? Optional.empty() : Optional.of(authorityTrustManager());
+            TrustManager manager = pin.isPresent() ? new PinnedTrustManager(pin.get(), chain) : chain.orElseThrow();
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, new TrustManager[] {manager}, null);
             return context;

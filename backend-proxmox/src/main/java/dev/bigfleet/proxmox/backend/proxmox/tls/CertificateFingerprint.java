@@ -32,13 +32,15 @@ public final class CertificateFingerprint {
         try {
             return new CertificateFingerprint(HexFormat.of().parseHex(hex));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("expected a SHA-256 fingerprint, but it contains characters that are not hex");
+            throw new IllegalArgumentException(
+                    "expected a SHA-256 fingerprint, but it contains characters that are not hex");
         }
     }
 
     public static CertificateFingerprint of(X509Certificate certificate) {
         try {
-            return new CertificateFingerprint(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
+            return new CertificateFingerprint(
+                    MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
         } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
             throw new IllegalStateException("cannot hash certificate " + certificate.getSubjectX500Principal(), e);
         }
@@ -50,7 +52,8 @@ public final class CertificateFingerprint {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CertificateFingerprint && MessageDigest.isEqual(sha256, ((CertificateFingerprint) o).sha256);
+        return o instanceof CertificateFingerprint
+                && MessageDigest.isEqual(sha256, ((CertificateFingerprint) o).sha256);
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 
 /** Reads every certificate of a PEM bundle, ignoring text around the blocks (as openssl does). */
 public final class PemCertificates {
-    private static final Pattern BLOCK = Pattern.compile(
-            "-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\\s]+?)-----END CERTIFICATE-----");
+    private static final Pattern BLOCK =
+            Pattern.compile("-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\\s]+?)-----END CERTIFICATE-----");
 
     private PemCertificates() {}
 
@@ -43,8 +43,8 @@ public final class PemCertificates {
                 der = Base64.getMimeDecoder().decode(m.group(1));
                 out.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der)));
             } catch (IllegalArgumentException | CertificateException e) {
-                throw new IllegalArgumentException(file + ": certificate " + (out.size() + 1) + " is malformed: "
-                        + e.getMessage());
+                throw new IllegalArgumentException(
+                        file + ": certificate " + (out.size() + 1) + " is malformed: " + e.getMessage());
             }
         }
         if (out.isEmpty()) {

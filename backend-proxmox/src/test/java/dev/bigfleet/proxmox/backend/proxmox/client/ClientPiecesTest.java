@@ -13,7 +13,10 @@ class ClientPiecesTest {
 
     @Test
     void formParamsRepeatArraysAndEncodePlus() {
-        FormParams p = FormParams.builder().addAll("command", List.of("/bin/sh", "-c", "a+b c")).flag("full", true).build();
+        FormParams p = FormParams.builder()
+                .addAll("command", List.of("/bin/sh", "-c", "a+b c"))
+                .flag("full", true)
+                .build();
         assertThat(p.encode()).isEqualTo("command=%2Fbin%2Fsh&command=-c&command=a%2Bb+c&full=1");
         assertThat(p.names()).containsExactly("command", "full");
     }
@@ -36,8 +39,8 @@ class ClientPiecesTest {
         assertThat(c.tags().wire()).isEqualTo("a;b;c");
         assertThat(VmConfig.agent(Optional.of("0"))).isFalse();
         assertThat(VmConfig.agent(Optional.of("enabled=0"))).isFalse();
-        ClusterResource r = ClusterResource.from(json.readTree("{\"vmid\":105,\"type\":\"qemu\",\"node\":\"pve1\","
-                + "\"status\":\"unknown\",\"lock\":\"clone\"}"));
+        ClusterResource r = ClusterResource.from(json.readTree(
+                "{\"vmid\":105,\"type\":\"qemu\",\"node\":\"pve1\"," + "\"status\":\"unknown\",\"lock\":\"clone\"}"));
         assertThat(r.template()).isEmpty();
         assertThat(r.name()).isEmpty();
         assertThat(r.lock()).contains("clone");
@@ -46,9 +49,11 @@ class ClientPiecesTest {
                     assertThat(u.node()).isEqualTo("pve-1");
                     assertThat(u.type()).isEqualTo("qmclone");
                 });
-        assertThat(TaskStatus.from(json.readTree("{\"status\":\"stopped\",\"exitstatus\":\"WARNINGS: 2\"}")).succeeded())
+        assertThat(TaskStatus.from(json.readTree("{\"status\":\"stopped\",\"exitstatus\":\"WARNINGS: 2\"}"))
+                        .succeeded())
                 .isTrue();
-        assertThat(TaskStatus.from(json.readTree("{\"status\":\"stopped\"}")).failure()).isEqualTo("unexpected status");
+        assertThat(TaskStatus.from(json.readTree("{\"status\":\"stopped\"}")).failure())
+                .isEqualTo("unexpected status");
         ExecStatus killed = ExecStatus.from(json.readTree("{\"exited\":1,\"signal\":9}"));
         assertThat(killed.succeeded()).isFalse();
         assertThat(killed.signal()).hasValue(9);
@@ -57,12 +62,13 @@ class ClientPiecesTest {
     @Test
     void retryClassification() {
         PveApiException locked = PveApiException.http("POST clone", 500, "VM is locked (backup)", Map.of());
-        PveApiException missing = PveApiException.http("GET config", 500,
-                "Configuration file 'nodes/pve1/qemu-server/105.conf' does not exist", Map.of());
+        PveApiException missing = PveApiException.http(
+                "GET config", 500, "Configuration file 'nodes/pve1/qemu-server/105.conf' does not exist", Map.of());
         PveApiException bare500 = PveApiException.http("GET x", 500, "", Map.of());
         PveApiException forward = PveApiException.http("POST agent/exec", 595, "", Map.of());
         PveApiException lost = PveApiException.transport("POST clone", PveApiException.Kind.TRANSPORT, "reset", null);
-        PveApiException refused = PveApiException.transport("POST clone", PveApiException.Kind.CONNECT, "refused", null);
+        PveApiException refused =
+                PveApiException.transport("POST clone", PveApiException.Kind.CONNECT, "refused", null);
         PveApiException auth = PveApiException.http("GET /version", 401, "", Map.of());
 
         assertThat(FailureClassifier.retryable(locked, CallSafety.ONCE)).isTrue();

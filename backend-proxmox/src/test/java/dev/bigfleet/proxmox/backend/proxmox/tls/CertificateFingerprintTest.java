@@ -13,9 +13,11 @@ class CertificateFingerprintTest {
     @Test
     void acceptsColonsBareHexSpacesAndAnyCase() {
         CertificateFingerprint bare = CertificateFingerprint.parse(HEX);
-        assertThat(CertificateFingerprint.parse(HEX.toUpperCase(java.util.Locale.ROOT))).isEqualTo(bare);
+        assertThat(CertificateFingerprint.parse(HEX.toUpperCase(java.util.Locale.ROOT)))
+                .isEqualTo(bare);
         assertThat(CertificateFingerprint.parse(bare.toString())).isEqualTo(bare);
-        assertThat(CertificateFingerprint.parse(bare.toString().replace(':', ' '))).isEqualTo(bare);
+        assertThat(CertificateFingerprint.parse(bare.toString().replace(':', ' ')))
+                .isEqualTo(bare);
         assertThat(bare.toString()).hasSize(95).startsWith("5A:0F:00").endsWith(":C3");
     }
 
@@ -24,7 +26,8 @@ class CertificateFingerprintTest {
         assertThatThrownBy(() -> CertificateFingerprint.parse("SHA256 Fingerprint=" + HEX))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CertificateFingerprint.parse(HEX.substring(2))).hasMessageContaining("62 hex");
-        assertThatThrownBy(() -> CertificateFingerprint.parse("g" + HEX.substring(1))).hasMessageContaining("not hex");
+        assertThatThrownBy(() -> CertificateFingerprint.parse("g" + HEX.substring(1)))
+                .hasMessageContaining("not hex");
     }
 
     @Test
