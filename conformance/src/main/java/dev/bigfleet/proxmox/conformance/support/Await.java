@@ -3,10 +3,16 @@ package dev.bigfleet.proxmox.conformance.support;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Polling helpers. Transitions are asynchronous: the ack comes back in the transitional state and
- * the outcome shows up later on Get, so a test waits by polling Get. Timeouts are generous (a
+ * Polling helpers (on Awaitility). Transitions are asynchronous: the ack comes back in the
+ * transitional state and the outcome shows up later on Get, so a test waits by polling Get. Timeouts are generous (a
  * slow CI box must not fail a correct provider) and every timeout names the last snapshot seen.
  */
 public final class Await {
@@ -23,19 +29,13 @@ public final class Await {
 
     /** Polls until the machine is in a non-transitional state and returns that snapshot. */
     public static Machine settled(ProviderClient client, String id, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Machine last = null;
-        while (true) {
-            last = client.get(id);
-            if (States.isSettled(last.getState())) {
-                return last;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("machine " + id + " did not settle within " + timeout + "; last seen: "
-                        + States.describe(last));
-            }
-            sleep(POLL_MILLIS);
-        }
+        AtomicReference<Machine> last = new AtomicReference<>();
+        return poll(
+                timeout,
+                Duration.ofMillis(POLL_MILLIS),
+                () -> remember(last, client.get(id)),
+                m -> States.isSettled(m.getState()),
+                () -> "machine " + id + " did not settle within " + timeout + "; last seen: " + describe(last));
     }
 
     public static Machine state(ProviderClient client, String id, MachineState target) {
@@ -48,23 +48,19 @@ public final class Await {
      * the transition that should lead there.
      */
     public static Machine state(ProviderClient client, String id, MachineState target, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Machine last;
-        while (true) {
-            last = client.get(id);
-            if (last.getState() == target) {
-                return last;
-            }
-            if (States.isSettled(last.getState())) {
-                throw new AssertionError("machine " + id + " settled in " + last.getState() + " instead of " + target
-                        + "; last seen: " + States.describe(last));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("machine " + id + " did not reach " + target + " within " + timeout
-                        + "; last seen: " + States.describe(last));
-            }
-            sleep(POLL_MILLIS);
+        AtomicReference<Machine> last = new AtomicReference<>();
+        Machine m = poll(
+                timeout,
+                Duration.ofMillis(POLL_MILLIS),
+                () -> remember(last, client.get(id)),
+                seen -> seen.getState() == target || States.isSettled(seen.getState()),
+                () -> "machine " + id + " did not reach " + target + " within " + timeout + "; last seen: "
+                        + describe(last));
+        if (m.getState() != target) {
+            throw new AssertionError("machine " + id + " settled in " + m.getState() + " instead of " + target
+                    + "; last seen: " + States.describe(m));
         }
+        return m;
     }
 
     /** Polls until settled, appending every snapshot to {@code trace}; returns the settled one. */
@@ -73,19 +69,45 @@ public final class Await {
     }
 
     public static Machine follow(ProviderClient client, String id, Trace trace, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Machine m = client.get(id);
-            trace.add(m);
-            if (States.isSettled(m.getState())) {
-                return m;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("machine " + id + " did not settle within " + timeout + "; trace " + trace
-                        + ", last seen: " + States.describe(m));
-            }
-            sleep(POLL_MILLIS / 2);
+        AtomicReference<Machine> last = new AtomicReference<>();
+        return poll(
+                timeout,
+                Duration.ofMillis(POLL_MILLIS / 2),
+                () -> {
+                    Machine m = remember(last, client.get(id));
+                    trace.add(m);
+                    return m;
+                },
+                m -> States.isSettled(m.getState()),
+                () -> "machine " + id + " did not settle within " + timeout + "; trace " + trace + ", last seen: "
+                        + describe(last));
+    }
+
+    /** Polls {@code read} (at once, then every {@code every}) until {@code done}; the timeout names what was seen. */
+    private static Machine poll(
+            Duration timeout,
+            Duration every,
+            Callable<Machine> read,
+            Predicate<Machine> done,
+            Supplier<String> onTimeout) {
+        try {
+            return Awaitility.await()
+                    .atMost(timeout)
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(every)
+                    .until(read, done);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(onTimeout.get(), e);
         }
+    }
+
+    private static Machine remember(AtomicReference<Machine> last, Machine m) {
+        last.set(m);
+        return m;
+    }
+
+    private static String describe(AtomicReference<Machine> last) {
+        return last.get() == null ? "nothing" : States.describe(last.get());
     }
 
     /**
