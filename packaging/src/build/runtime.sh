@@ -5,14 +5,18 @@
 # ship them, with each package's copyright file), the files a non-root user needs, and the empty
 # directories the container mounts over (/tmp, the state directory).
 #
-# usage: runtime.sh STAGING EXTRA_MODULES
+# usage: runtime.sh STAGING EXTRA_MODULES [JDK_HOME]   (default: the JDK of the javac on PATH)
 set -euo pipefail
 staging=$1
 extra_modules=$2
 runtime=$staging/runtime
 java_home=$runtime/opt/java
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-jdk_bin=$(dirname "$(readlink -f "$(command -v javac)")")
+if [[ -n "${3:-}" ]]; then
+  jdk_bin=$3/bin
+else
+  jdk_bin=$(dirname "$(readlink -f "$(command -v javac)")")
+fi
 
 rm -rf "$runtime" "$staging/natives"
 mkdir -p "$runtime"
@@ -63,7 +67,7 @@ for library in $libraries; do
   cp "$file" "$target"
 done
 # the JRE itself comes from the JDK's Debian package
-packages+=("$(dpkg -S "$jdk_bin/jlink" | cut -d: -f1)")
+packages+=("$(dpkg -S "$(readlink -f "$jdk_bin/../jmods/java.base.jmod")" | cut -d: -f1)")
 
 doc=$runtime/usr/share/doc
 mkdir -p "$doc/bigfleet-proxmox"

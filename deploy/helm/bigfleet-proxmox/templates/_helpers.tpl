@@ -86,15 +86,20 @@ The token and CA of the proxmox section, then backendSecretFiles, then secretFil
 {{- toJson $options }}
 {{- end }}
 
+{{/* A flag's value as text: YAML numbers reach templates as floats, and 100000 must not become 1e+05. */}}
+{{- define "bigfleet-proxmox.flagValue" -}}
+{{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) }}{{ int64 . }}{{ else }}{{ . }}{{ end }}
+{{- end }}
+
 {{/* The provider's arguments, one flag each. */}}
 {{- define "bigfleet-proxmox.args" -}}
 - --addr=:{{ .Values.grpc.port }}
 - --metrics-addr=:{{ .Values.http.port }}
-- --proxmox-backend={{ .Values.backend }}
-- --provider={{ .Values.providerLabel }}
-- --log-format={{ .Values.logFormat }}
+- {{ printf "--proxmox-backend=%s" .Values.backend | quote }}
+- {{ printf "--provider=%s" .Values.providerLabel | quote }}
+- {{ printf "--log-format=%s" .Values.logFormat | quote }}
 {{- with .Values.nodes }}
-- --nodes={{ join "," . }}
+- {{ printf "--nodes=%s" (join "," .) | quote }}
 {{- end }}
 {{- if .Values.state.enabled }}
 - --state={{ include "bigfleet-proxmox.stateDir" . }}/state.db
@@ -117,16 +122,16 @@ The token and CA of the proxmox section, then backendSecretFiles, then secretFil
 {{- end }}
 {{- range (include "bigfleet-proxmox.secretFiles" . | fromJsonArray) }}
 {{- if .flag }}
-- --{{ .flag }}={{ .path }}
+- {{ printf "--%s=%s" .flag .path | quote }}
 {{- end }}
 {{- end }}
 {{- range $name, $value := .Values.flags }}
 {{- if kindIs "slice" $value }}
 {{- range $value }}
-- {{ printf "--%s=%v" $name . | quote }}
+- {{ printf "--%s=%s" $name (include "bigfleet-proxmox.flagValue" .) | quote }}
 {{- end }}
 {{- else if not (kindIs "invalid" $value) }}
-- {{ printf "--%s=%v" $name $value | quote }}
+- {{ printf "--%s=%s" $name (include "bigfleet-proxmox.flagValue" $value) | quote }}
 {{- end }}
 {{- end }}
 {{- end }}

@@ -160,7 +160,7 @@ class HelmChartTest {
                         "--reap-orphans=false",
                         "--reconcile-interval=1m",
                         "--reflection=false",
-                        "--seed-count=64",
+                        "--seed-count=100000",
                         "--shutdown-grace=20s",
                         "--template-vmid=9001");
 
