@@ -64,6 +64,7 @@ final class PodmanRuntime implements ContainerRuntime {
         Commands.Result probe = Commands.run(runtime.command(state, List.of("--version")));
         if (probe.exit() != 0) {
             System.err.println("podman cannot run the image here, using the unpacked image instead: " + probe.output());
+            Commands.run(List.of(podman.get().toString(), "rmi", "--force", runtime.image));
             return Optional.empty();
         }
         return Optional.of(runtime);
