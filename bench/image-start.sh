@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Start to /readyz 200 for BENCHMARKS.md: the container image (unpacked with umoci, run read-only
+# in a chroot by packaging's run-in-chroot.sh, as ImageIT runs it) against bin/proxmox, alternating,
+# each start on the fake backend with a fresh --state file. Needs root, umoci, curl and a build of
+# the image: mvn -q -DskipTests package. Usage: bench/image-start.sh [starts-of-each]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+runs=${1:-7}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/layout"
+tar -xf packaging/target/bigfleet-proxmox-image.tar -C "$work/layout"
+ref=$(sed 's/.*"org.opencontainers.image.ref.name":"\([^"]*\)".*/\1/' "$work/layout/index.json")
+umoci unpack --image "$work/layout:$ref" "$work/bundle" >/dev/null
+./bin/proxmox --version >/dev/null # records bin/proxmox's class-data archive before the first measured start
+
+# the image's own process, from the bundle umoci made of it
+mapfile -t entrypoint < <(python3 -c 'import json,sys; [print(a) for a in json.load(open(sys.argv[1]))["process"]["args"]]' "$work/bundle/config.json")
+mapfile -t environment < <(python3 -c 'import json,sys; [print(a) for a in json.load(open(sys.argv[1]))["process"]["env"]]' "$work/bundle/config.json")
+
+flags=(--use-fake-backend --fake-latency 0s --addr 127.0.0.1:19700 --metrics-addr 127.0.0.1:19790)
+
+ready_after() { # seconds from now until /readyz answers 200, then SIGTERM and wait
+  local pid=$1 start=$2
+  until curl -sf -o /dev/null http://127.0.0.1:19790/readyz; do
+    kill -0 "$pid" 2>/dev/null || { echo "provider died" >&2; exit 1; }
+    sleep 0.02
+  done
+  local end
+  end=$(date +%s.%N)
+  kill -TERM "$pid"
+  wait "$pid" || true
+  echo "$end - $start" | bc
+}
+
+for i in $(seq 1 "$runs"); do
+  state=$work/state-$i
+  mkdir -p "$state/image" "$state/bin"
+  chown 65532:65532 "$state/image"
+  start=$(date +%s.%N)
+  env -i "${environment[@]}" /bin/bash packaging/src/test/resources/run-in-chroot.sh "$work/bundle/rootfs" \
+    "$state/image" /var/lib/bigfleet-proxmox /var/lib/bigfleet-proxmox 65532 65532 \
+    "${entrypoint[@]}" "${flags[@]}" --state /var/lib/bigfleet-proxmox/state.db >"$work/image.log" 2>&1 &
+  image=$(ready_after $! "$start")
+  start=$(date +%s.%N)
+  ./bin/proxmox "${flags[@]}" --state "$state/bin/state.db" >"$work/bin.log" 2>&1 &
+  launcher=$(ready_after $! "$start")
+  printf 'run %d: image %.2f s, bin/proxmox %.2f s\n' "$i" "$image" "$launcher"
+done

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Writes what the Debian package's /usr/share/doc holds besides the copyright: its changelog in
+# Debian's format, compressed as Debian wants it (gzip -9n: no name or time, so the same bytes
+# every build), the project's README and CHANGELOG.
+#
+# usage: deb-docs.sh STAGING MAVEN_VERSION
+set -euo pipefail
+out=$1/deb-doc
+version=${2/-SNAPSHOT/~SNAPSHOT}
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$src/../.." && pwd)
+rm -rf "$out"
+mkdir -p "$out"
+sed "s/@VERSION@/$version/" "$src/deb/files/changelog" | gzip -9n >"$out/changelog.gz"
+cp "$root/README.md" "$root/CHANGELOG.md" "$out/"
