@@ -6,6 +6,7 @@ import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.metrics.HealthMetrics;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
+import dev.bigfleet.proxmox.server.metrics.ReplicaMetrics;
 import dev.bigfleet.proxmox.server.metrics.SeriesRegistry;
 import dev.bigfleet.proxmox.server.metrics.StateClock;
 
@@ -15,6 +16,7 @@ public final class MetricsModule extends AbstractModule {
     protected void configure() {
         // read on each scrape; created at startup so the series exist from the first one
         bind(HealthMetrics.class).asEagerSingleton();
+        bind(ReplicaMetrics.class).asEagerSingleton();
     }
 
     @Provides
