@@ -147,14 +147,18 @@ public final class ProviderRuntime {
             long every = recoveryPolicy.checkInterval().toMillis();
             reconcileTimer.scheduleWithFixedDelay(this::cleanUpFailedQuietly, every, every, TimeUnit.MILLISECONDS);
         }
-        if (replica.isPresent()) {
-            replica.get().start(replicaName());
-        } else {
+        if (replica.isEmpty()) {
             serving.markReady();
             if (restarted) {
                 startedLeading(true);
             }
         }
+        logServing();
+        // after the line above: a replica logs "leading" once it takes over
+        replica.ifPresent(r -> r.start(replicaName()));
+    }
+
+    private void logServing() {
         // key-value pairs, so --log-format json carries them as fields
         log.atInfo()
                 .addKeyValue(

@@ -51,8 +51,8 @@ final class ReplicaCoordinator {
         return t;
     });
     private String name = "";
-    /** The epoch this replica leads under; 0 while it stands by. Read and written on {@link #thread}. */
-    private long epoch;
+    /** The epoch this replica leads under; 0 while it stands by. Written on {@link #thread}, and by {@link #stop}. */
+    private volatile long epoch;
 
     private long lastRenewedNanos;
     private boolean everLed;
