@@ -75,6 +75,8 @@
   function renderSummary(s) {
     $('provider-label').textContent = s.provider;
     $('backend-name').textContent = s.backend;
+    $('replica-role').textContent = s.epoch === 0 ? s.role
+      : s.role + ' · epoch ' + s.epoch + (s.role === 'standby' && s.leader ? ' · leader ' + s.leader : '');
     $('revision').textContent = 'rev ' + s.revision;
     $('stat-machines').textContent = count(s.machines);
     $('stat-holding').textContent = count(s.holding_vm);

@@ -4,6 +4,7 @@ import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoreFollower;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import jakarta.inject.Inject;
@@ -37,6 +38,7 @@ public final class LifecycleEngine {
     private final FailureRecovery failures;
     private final InventoryMaintenance maintenance;
     private final InventoryReads reads;
+    private final FollowedChanges followed;
     private final MachineTable table;
 
     @Inject
@@ -55,6 +57,7 @@ public final class LifecycleEngine {
                 new FailureRecovery(table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts, workers);
         this.maintenance = new InventoryMaintenance(table);
         this.reads = new InventoryReads(table);
+        this.followed = new FollowedChanges(table);
     }
 
     /** An engine whose FAILED machines are cleaned up after the default retention. */
@@ -104,7 +107,31 @@ public final class LifecycleEngine {
      * deadline, and fails every Configure (its blob is never kept).
      */
     public RestartOutcome resumeInterruptedTransitions() throws StoreFailure {
-        return recovery.resumeInterruptedTransitions(runner);
+        return resumeInterruptedTransitions(Interruption.RESTART);
+    }
+
+    /** As {@link #resumeInterruptedTransitions()}, with {@code last_error} naming what interrupted them. */
+    public RestartOutcome resumeInterruptedTransitions(Interruption interruption) throws StoreFailure {
+        return recovery.resumeInterruptedTransitions(runner, interruption);
+    }
+
+    // ---- standby and failover
+
+    /**
+     * Applies the changes a standby follows from a shared store to this engine's view (it writes
+     * nothing); taking over is then {@link #restored} and {@link #resumeInterruptedTransitions}, as
+     * after a restart.
+     */
+    public StoreFollower follower() {
+        return followed;
+    }
+
+    /**
+     * Cancels the backend work of every running transition, because this replica was deposed; its
+     * successor drives them on. Returns how many were running.
+     */
+    public int abandonRunningTransitions() {
+        return runner.abandonRunning();
     }
 
     /** Removes Speculative machines whose id is not in {@code backed}; returns how many. */

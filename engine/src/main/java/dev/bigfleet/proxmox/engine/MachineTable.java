@@ -80,8 +80,9 @@ final class MachineTable {
         return lastOperationNumber.get();
     }
 
+    /** Numbering continues after {@code number}; it never goes back (a standby follows it upwards). */
     void resumeOperationsAfter(long number) {
-        lastOperationNumber.set(number);
+        lastOperationNumber.accumulateAndGet(number, Math::max);
     }
 
     /** Whether {@code entry} is a machine callers can see: known, durable, not retired. */

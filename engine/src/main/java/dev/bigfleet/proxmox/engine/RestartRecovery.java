@@ -64,7 +64,8 @@ final class RestartRecovery {
      * VM that is gone succeeds). A Configure cannot be: the bootstrap blob is never kept, so it becomes
      * FAILED, naming the operation, and counts as bound (its hook may have run).
      */
-    RestartOutcome resumeInterruptedTransitions(TransitionRunner runner) throws StoreFailure {
+    RestartOutcome resumeInterruptedTransitions(TransitionRunner runner, Interruption interruption)
+            throws StoreFailure {
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         int resumed = 0;
         for (MachineEntry entry : table.entries()) {
@@ -82,7 +83,7 @@ final class RestartRecovery {
             writes.add(entry.changes.then(() -> {
                 Machine current = entry.snapshot();
                 String error = kind.label() + " transition" + (last == null ? "" : " " + last.operationId())
-                        + " was interrupted by a provider restart"
+                        + " was interrupted by " + interruption.description()
                         + (kind == TransitionKind.CONFIGURE
                                 ? " (the bootstrap blob is never kept, so it cannot go on)"
                                 : "");

@@ -69,6 +69,27 @@ final class RevisionIndex {
         }
     }
 
+    /**
+     * Puts a machine a standby followed at the revision the leader gave it, replacing where the
+     * entry stood before; readers see up to the highest revision followed.
+     */
+    void follow(MachineEntry entry, Machine machine, long revision) {
+        synchronized (stampLock) {
+            long previous = entry.revision();
+            if (previous != 0) {
+                byRevision.remove(previous, entry);
+            }
+            entry.publish(machine, revision);
+            byRevision.put(revision, entry);
+            if (revision > next) {
+                next = revision;
+            }
+            if (revision > published) {
+                published = revision;
+            }
+        }
+    }
+
     /** Continues numbering after {@code revision} (the stored counter may be ahead of every machine). */
     void resumeAfter(long revision) {
         synchronized (stampLock) {

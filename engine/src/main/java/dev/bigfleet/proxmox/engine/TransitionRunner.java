@@ -14,8 +14,10 @@ import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.UnaryOperator;
@@ -37,6 +39,8 @@ final class TransitionRunner {
     private final TransitionWork work;
     private final TransitionTimeouts timeouts;
     private final ExecutorService workers;
+    /** The transitions whose backend work is running now, so a deposed leader can abandon them. */
+    private final Set<TransitionContext> running = ConcurrentHashMap.newKeySet();
 
     TransitionRunner(MachineTable table, TransitionWork work, TransitionTimeouts timeouts, ExecutorService workers) {
         this.table = table;
@@ -79,7 +83,29 @@ final class TransitionRunner {
         }
     }
 
+    /**
+     * Cancels the backend work of every running transition: this replica no longer leads, and its
+     * successor drives them on under the same operation ids. Their outcomes cannot be recorded.
+     */
+    int abandonRunning() {
+        int abandoned = 0;
+        for (TransitionContext context : running) {
+            context.cancel();
+            abandoned++;
+        }
+        return abandoned;
+    }
+
     private void execute(Run run, TransitionContext context) {
+        running.add(context);
+        try {
+            executeTracked(run, context);
+        } finally {
+            running.remove(context);
+        }
+    }
+
+    private void executeTracked(Run run, TransitionContext context) {
         TransitionKind kind = run.kind();
         Instant startedAt = Instant.now();
         Duration left = Duration.between(startedAt, context.deadline());

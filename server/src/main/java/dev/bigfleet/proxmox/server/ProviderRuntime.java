@@ -1,16 +1,13 @@
 package dev.bigfleet.proxmox.server;
 
 import dev.bigfleet.proxmox.api.GoDuration;
+import dev.bigfleet.proxmox.engine.Interruption;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
-import dev.bigfleet.proxmox.engine.InventorySeeder;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.Reconciler;
 import dev.bigfleet.proxmox.engine.RecoveryPolicy;
-import dev.bigfleet.proxmox.engine.RestartOutcome;
-import dev.bigfleet.proxmox.engine.StoreFailure;
+import dev.bigfleet.proxmox.engine.store.SharedStateStore;
 import dev.bigfleet.proxmox.engine.store.StateStore;
-import dev.bigfleet.proxmox.engine.store.StoreException;
-import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.config.GrpcConfig;
 import dev.bigfleet.proxmox.server.config.HttpConfig;
@@ -21,20 +18,14 @@ import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
 import dev.bigfleet.proxmox.server.serving.ServingState;
 import dev.bigfleet.proxmox.server.startup.ErrorMessages;
 import dev.bigfleet.proxmox.server.startup.StartupException;
-import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
-import dev.failsafe.Failsafe;
-import dev.failsafe.FailsafeException;
-import dev.failsafe.Timeout;
-import dev.failsafe.TimeoutExceededException;
 import io.grpc.Server;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.io.IOException;
-import java.time.Duration;
-import java.util.List;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -47,12 +38,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts and stops the wired provider in order: probes first (answering "not ready"), then the
- * inventory seed, gRPC, the reconcile loop, and only then ready. Stopping reverses it, keeping the
- * probes up until gRPC has drained.
+ * inventory seed, gRPC, the reconcile loop, and only then ready. A replica on a shared store starts
+ * gRPC as a standby instead and leaves leading to its {@link ReplicaCoordinator}; the reconcile
+ * loop and FAILED cleanups run only while it leads. Stopping reverses it, keeping the probes up
+ * until gRPC has drained.
  */
 public final class ProviderRuntime {
     private static final Logger log = LoggerFactory.getLogger(ProviderRuntime.class);
-    static final Duration SEED_TIMEOUT = Duration.ofSeconds(30);
 
     private final RuntimeConfig runtime;
     private final GrpcConfig grpcConfig;
@@ -61,7 +53,8 @@ public final class ProviderRuntime {
     private final InventoryPlan plan;
     private final BackendConfig backendConfig;
     private final LifecycleEngine engine;
-    private final InventorySeeder seeder;
+    private final InventoryLoader inventory;
+    private final Optional<ReplicaCoordinator> replica;
     private final Reconciler reconciler;
     private final ProxmoxBackend backend;
     private final Server grpc;
@@ -86,7 +79,8 @@ public final class ProviderRuntime {
             InventoryPlan plan,
             BackendConfig backendConfig,
             LifecycleEngine engine,
-            InventorySeeder seeder,
+            InventoryLoader inventory,
+            Optional<SharedStateStore> shared,
             Reconciler reconciler,
             ProxmoxBackend backend,
             Server grpc,
@@ -103,7 +97,7 @@ public final class ProviderRuntime {
         this.plan = plan;
         this.backendConfig = backendConfig;
         this.engine = engine;
-        this.seeder = seeder;
+        this.inventory = inventory;
         this.reconciler = reconciler;
         this.backend = backend;
         this.grpc = grpc;
@@ -113,6 +107,8 @@ public final class ProviderRuntime {
         this.store = store;
         this.reconciles = reconciles;
         this.recoveryPolicy = recoveryPolicy;
+        this.replica = shared.map(s -> new ReplicaCoordinator(
+                s, engine, inventory, serving, stateConfig.shared().orElseThrow(), this::startedLeading));
     }
 
     @SuppressWarnings(
@@ -122,7 +118,10 @@ public final class ProviderRuntime {
         CompletableFuture<Void> httpStarted = startHttpInBackground();
         boolean restarted;
         try {
-            restarted = loadInventory();
+            restarted = inventory.restore().isPresent();
+            if (replica.isEmpty()) {
+                inventory.prepare(Interruption.RESTART);
+            }
         } catch (StartupException e) {
             httpStarted.exceptionally(ignored -> null).join(); // stop() must not race a starting server
             throw e;
@@ -148,12 +147,18 @@ public final class ProviderRuntime {
             long every = recoveryPolicy.checkInterval().toMillis();
             reconcileTimer.scheduleWithFixedDelay(this::cleanUpFailedQuietly, every, every, TimeUnit.MILLISECONDS);
         }
-        serving.markReady();
-        if (restarted) {
-            // one pass right away catches what changed on the substrate while the provider was
-            // down; it runs after ready, so a slow backend does not hold back the restart
-            reconcileTimer.execute(this::reconcileQuietly);
+        if (replica.isEmpty()) {
+            serving.markReady();
+            if (restarted) {
+                startedLeading(true);
+            }
         }
+        logServing();
+        // after the line above: a replica logs "leading" once it takes over
+        replica.ifPresent(r -> r.start(replicaName()));
+    }
+
+    private void logServing() {
         // key-value pairs, so --log-format json carries them as fields
         log.atInfo()
                 .addKeyValue(
@@ -179,7 +184,30 @@ public final class ProviderRuntime {
                         http.map(h -> httpConfig.address().get().host() + ":" + h.port())
                                 .orElse("off"))
                 .addKeyValue("reconcile_interval", GoDuration.format(runtime.reconcileInterval()))
+                .addKeyValue("role", replica.isPresent() ? "standby" : "leader")
                 .log("serving CapacityProvider");
+    }
+
+    /** Runs once this process leads: one reconcile pass right away catches what changed meanwhile. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the pass catches everything itself
+    private void startedLeading(boolean fromStore) {
+        if (fromStore) {
+            // it runs after ready, so a slow backend does not hold back the restart or the takeover
+            reconcileTimer.execute(this::reconcileQuietly);
+        }
+    }
+
+    /** How callers and the other replicas name this one: its host name and gRPC port. */
+    private String replicaName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = grpcConfig.address().host().isEmpty()
+                    ? "localhost"
+                    : grpcConfig.address().host();
+        }
+        return host + ":" + grpcPort();
     }
 
     /** Binds the HTTP port now and starts serving on it from another thread. */
@@ -225,56 +253,10 @@ public final class ProviderRuntime {
         }
     }
 
-    /**
-     * Builds the inventory before serving. A fresh store is seeded from the offerings and the
-     * substrate; a stored one is reloaded as it was, interrupted transitions are failed, offerings
-     * added since are rendered and Speculative slots no offering backs are retired.
-     *
-     * @return whether the inventory came from the store
-     */
-    private boolean loadInventory() throws StartupException {
-        try {
-            // rendered while the store may still be reading its file
-            Set<String> backed = seeder.slotsById().keySet();
-            Optional<StoredCounters> stored = store.load(engine::restore);
-            if (stored.isEmpty()) {
-                engine.addMachines(seeder.inventory(describeForSeed()));
-                return false;
-            }
-            engine.restored(stored.get());
-            RestartOutcome interrupted = engine.resumeInterruptedTransitions();
-            int added = engine.addMachines(seeder.slots());
-            int retired = engine.retireUnbacked(backed);
-            log.info(
-                    "state reloaded: machines={} interrupted_transitions_resumed={} interrupted_configures_failed={}"
-                            + " new_slots={} retired_slots={}",
-                    engine.size(),
-                    interrupted.resumed(),
-                    interrupted.failed(),
-                    added,
-                    retired);
-            return true;
-        } catch (StoreException | StoreFailure e) {
-            throw new StartupException(e.getMessage(), e);
-        }
-    }
-
-    private List<ManagedVm> describeForSeed() throws StartupException {
-        try {
-            return Failsafe.with(Timeout.<List<ManagedVm>>builder(SEED_TIMEOUT)
-                            .withInterrupt()
-                            .build())
-                    .get(backend::describeManaged);
-        } catch (TimeoutExceededException e) {
-            throw new StartupException(
-                    "initial inventory read from the backend took longer than " + GoDuration.format(SEED_TIMEOUT), e);
-        } catch (FailsafeException e) {
-            throw new StartupException(
-                    "initial inventory read from the backend failed: " + ErrorMessages.rootCause(e), e);
-        }
-    }
-
     private void cleanUpFailedQuietly() {
+        if (!serving.leadership().leads()) {
+            return;
+        }
         try {
             engine.cleanUpFailedMachines();
         } catch (RuntimeException e) {
@@ -283,6 +265,9 @@ public final class ProviderRuntime {
     }
 
     private void reconcileQuietly() {
+        if (!serving.leadership().leads()) {
+            return; // a standby leaves the substrate to the leader
+        }
         try {
             reconciler.runOnce();
             reconciles.finished(true);
@@ -319,6 +304,7 @@ public final class ProviderRuntime {
             Thread.currentThread().interrupt();
         }
         transitionWorkers.shutdownNow();
+        replica.ifPresent(ReplicaCoordinator::stop);
         store.close();
         if (http.isPresent()) {
             try {

@@ -73,6 +73,26 @@ public final class ProcessHarness implements AutoCloseable {
         throw new AssertionError("provider did not start serving: " + stderr);
     }
 
+    /** Waits for a replica's log line saying it leads (after its "serving" line, as a standby). */
+    public void awaitLeading(Duration timeout) throws InterruptedException {
+        awaitLine("leading (epoch ", timeout);
+    }
+
+    /** Waits until a line of stderr contains {@code text}. */
+    public void awaitLine(String text, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            if (stderr.stream().anyMatch(l -> l.contains(text))) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("provider exited with " + process.exitValue() + ": " + stderr);
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("provider never logged \"" + text + "\": " + stderr);
+    }
+
     public int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("provider did not exit: " + stderr);

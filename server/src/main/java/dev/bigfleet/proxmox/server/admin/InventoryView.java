@@ -10,6 +10,7 @@ import dev.bigfleet.proxmox.engine.ListQuery;
 import dev.bigfleet.proxmox.engine.ListResult;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.metrics.StateClock;
+import dev.bigfleet.proxmox.server.serving.ServingState;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import jakarta.inject.Inject;
@@ -47,6 +48,7 @@ public final class InventoryView {
     private final NodesCache nodes;
     private final DensityCache densities = new DensityCache();
     private final IdOrder idOrder = new IdOrder();
+    private final ServingState serving;
 
     @Inject
     public InventoryView(
@@ -54,7 +56,9 @@ public final class InventoryView {
             InventoryPlan plan,
             BackendConfig backendConfig,
             StateClock clock,
-            ProxmoxBackend backend) {
+            ProxmoxBackend backend,
+            ServingState serving) {
+        this.serving = serving;
         this.engine = engine;
         this.plan = plan;
         this.backendName = backendConfig.name();
@@ -67,6 +71,7 @@ public final class InventoryView {
     }
 
     public Summary summary() {
+        ServingState.Leadership leadership = serving.leadership();
         long revision = engine.revision();
         String cursor = encode(engine.currentCursor());
         Map<String, Map<MachineState, Integer>> byZone = new TreeMap<>();
@@ -102,7 +107,10 @@ public final class InventoryView {
                 withAllStates(totals),
                 zones,
                 List.copyOf(types),
-                stateOrder());
+                stateOrder(),
+                leadership.leads() ? "leader" : "standby",
+                leadership.epoch(),
+                leadership.leader().orElse(""));
     }
 
     private static Map<String, Integer> withAllStates(Map<MachineState, Integer> counts) {

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * The page header and summary: who this provider is, how many machines it holds and in which
- * states per zone, and what the machines holding a VM cost per hour.
+ * states per zone, and what the machines holding a VM cost per hour; with replicas, whether this one
+ * leads ({@code role} leader or standby), the lease epoch, and the leader's name when known.
  */
 public record Summary(
         String provider,
@@ -18,4 +19,7 @@ public record Summary(
         Map<String, Integer> states,
         List<ZoneStates> zones,
         List<String> instanceTypes,
-        List<String> stateOrder) {}
+        List<String> stateOrder,
+        String role,
+        long epoch,
+        String leader) {}

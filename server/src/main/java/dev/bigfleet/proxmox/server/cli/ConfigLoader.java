@@ -76,7 +76,7 @@ public final class ConfigLoader {
             throw new ConfigException(
                     (f.offerings == null ? "" : "--offerings " + f.offerings + ": ") + e.getMessage());
         }
-        Optional<Path> statePath = f.state.isBlank() ? Optional.empty() : Optional.of(Path.of(f.state.trim()));
+        StateConfig state = StateFlags.load(f);
         GrpcConfig grpc = new GrpcConfig(f.addr, grpcTls(f), f.reflection);
         HttpConfig http = new HttpConfig(f.metricsAddr.isBlank() ? Optional.empty() : Optional.of(metricsAddress(f)));
         return new ProviderConfigs(
@@ -89,7 +89,7 @@ public final class ConfigLoader {
                 runtime,
                 grpc,
                 http,
-                new StateConfig(statePath));
+                state);
     }
 
     /** Selects the backend, gathers its options and lets it check them. */

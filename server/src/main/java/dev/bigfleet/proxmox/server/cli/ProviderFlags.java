@@ -115,9 +115,31 @@ public final class ProviderFlags {
 
     @Option(
             names = "--state",
-            paramLabel = "PATH",
-            description = "SQLite state database; empty keeps state in memory (lost on restart).")
+            paramLabel = "PATH|URL",
+            description = "SQLite state database, or postgresql://HOST:PORT/DB?user=USER for replicas sharing"
+                    + " PostgreSQL; empty keeps state in memory (lost on restart).")
     String state = "";
+
+    @Option(
+            names = "--state-password-file",
+            paramLabel = "FILE",
+            description = "File holding the PostgreSQL password of --state postgresql://.")
+    Path statePasswordFile;
+
+    @Option(
+            names = "--leader-lease",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
+            description = "With PostgreSQL state: how long the leader's lease runs unrenewed (default 6s).")
+    Duration leaderLease = Duration.ofSeconds(6);
+
+    @Option(
+            names = "--leader-renew",
+            paramLabel = "DURATION",
+            converter = FlagTypes.GoDurationConverter.class,
+            description = "With PostgreSQL state: how often the leader renews, and a standby tries to take, the"
+                    + " lease (default 2s).")
+    Duration leaderRenew = Duration.ofSeconds(2);
 
     @Option(
             names = "--metrics-addr",

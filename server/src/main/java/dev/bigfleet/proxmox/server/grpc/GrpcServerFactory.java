@@ -28,6 +28,7 @@ public final class GrpcServerFactory {
             HealthStatusManager health,
             LoggingInterceptor logging,
             RecoveryInterceptor recovery,
+            StandbyInterceptor standby,
             ServerInterceptor metrics)
             throws ConfigException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(
@@ -35,8 +36,9 @@ public final class GrpcServerFactory {
                 // no handler blocks (mutations complete asynchronously, Lists run on their own
                 // threads), so calls skip the hop from the transport thread to an executor
                 .directExecutor()
-                // logging is outermost, so it also records the INTERNAL that recovery produces
-                .addService(ServerInterceptors.intercept(service, recovery, logging))
+                // logging is outermost, so it also records the INTERNAL that recovery produces and
+                // the UNAVAILABLE of a standby
+                .addService(ServerInterceptors.intercept(service, recovery, standby, logging))
                 .addService(health.getHealthService())
                 // server-wide, so every unary call is counted, the health Check included
                 .intercept(metrics)

@@ -31,7 +31,7 @@ public final class ProbeResource {
         return serving.isReady()
                 ? Response.ok("ready\n").build()
                 : Response.status(Response.Status.SERVICE_UNAVAILABLE)
-                        .entity("not ready\n")
+                        .entity("not ready: " + serving.notReadyReason() + "\n")
                         .build();
     }
 }

@@ -85,4 +85,14 @@ public final class Families {
     public static final MetricFamily LAST_RECONCILE_SUCCESS = gauge(
             PREFIX + "last_reconcile_success_timestamp_seconds",
             "When a reconcile pass last succeeded, in seconds since the epoch (0: none yet).");
+    public static final MetricFamily LEADER =
+            gauge(PREFIX + "leader", "Whether this replica leads and serves (1) or stands by (0); 1 without replicas.");
+    public static final MetricFamily LEADER_EPOCH = gauge(
+            PREFIX + "leader_epoch",
+            "The lease epoch of the leader as this replica knows it; it grows with every failover (0 without"
+                    + " replicas).");
+    public static final MetricFamily STANDBY_LAG = gauge(
+            PREFIX + "standby_lag_seconds",
+            "On a standby: how late, at most, the leader's newest changes reached this replica's view when it"
+                    + " last looked (0 when nothing was new, and on the leader).");
 }

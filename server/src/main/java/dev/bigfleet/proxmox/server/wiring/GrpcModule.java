@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.server.grpc.GrpcServerFactory;
 import dev.bigfleet.proxmox.server.grpc.LoggingInterceptor;
 import dev.bigfleet.proxmox.server.grpc.RecoveryInterceptor;
 import dev.bigfleet.proxmox.server.grpc.RpcMetricsInterceptor;
+import dev.bigfleet.proxmox.server.grpc.StandbyInterceptor;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import io.grpc.Server;
@@ -43,10 +44,11 @@ public final class GrpcModule extends AbstractModule {
             HealthStatusManager health,
             LoggingInterceptor logging,
             RecoveryInterceptor recovery,
+            StandbyInterceptor standby,
             RpcMetricsInterceptor rpcMetrics,
             ProviderMetrics metrics)
             throws ConfigException {
         metrics.countPanics(recovery::recoveredCount);
-        return GrpcServerFactory.build(config, service, health, logging, recovery, rpcMetrics);
+        return GrpcServerFactory.build(config, service, health, logging, recovery, standby, rpcMetrics);
     }
 }

@@ -6,6 +6,7 @@ import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.metrics.HealthMetrics;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
+import dev.bigfleet.proxmox.server.metrics.ReplicaMetrics;
 import dev.bigfleet.proxmox.server.metrics.SeriesRegistry;
 import dev.bigfleet.proxmox.server.metrics.ServingMetrics;
 import dev.bigfleet.proxmox.server.metrics.StateClock;
@@ -17,6 +18,7 @@ public final class MetricsModule extends AbstractModule {
         // read on each scrape; created at startup so the series exist from the first one
         bind(HealthMetrics.class).asEagerSingleton();
         bind(ServingMetrics.class).asEagerSingleton();
+        bind(ReplicaMetrics.class).asEagerSingleton();
     }
 
     @Provides

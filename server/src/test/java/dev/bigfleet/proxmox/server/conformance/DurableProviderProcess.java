@@ -7,20 +7,32 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The provider as its own process with {@code --state}, so the durable behaviours can SIGKILL it
- * and start it again on the same state file and port.
+ * and start it again on the same state file and port. With the system properties {@value
+ * #STATE_PROPERTY} and {@value #PASSWORD_PROPERTY} its state is that PostgreSQL database instead,
+ * as a replica: a start counts once it leads.
  */
 final class DurableProviderProcess implements RestartableServer {
     private static final Duration START = Duration.ofSeconds(90);
+    /** A {@code postgresql://} state URL to run on instead of an SQLite file. */
+    static final String STATE_PROPERTY = "conformance.durable.state";
+    /** The password file of {@value #STATE_PROPERTY}. */
+    static final String PASSWORD_PROPERTY = "conformance.durable.state-password-file";
+
     private final String[] args;
     private final int port;
+    private final boolean replica;
     private ProcessHarness process;
 
-    private DurableProviderProcess(String[] args, int port) {
+    private DurableProviderProcess(String[] args, int port, boolean replica) {
         this.args = args;
         this.port = port;
+        this.replica = replica;
     }
 
     static DurableProviderProcess start() throws IOException, InterruptedException {
@@ -41,11 +53,22 @@ final class DurableProviderProcess implements RestartableServer {
             "--seed-count",
             "200",
             "--reconcile-interval",
-            "0",
-            "--state",
-            dir.resolve("state.db").toString()
+            "0"
         };
-        DurableProviderProcess server = new DurableProviderProcess(args, port);
+        String shared = System.getProperty(STATE_PROPERTY, "");
+        List<String> state = shared.isEmpty()
+                ? List.of("--state", dir.resolve("state.db").toString())
+                : List.of(
+                        "--state",
+                        shared,
+                        "--state-password-file",
+                        System.getProperty(PASSWORD_PROPERTY),
+                        "--leader-lease",
+                        "2s",
+                        "--leader-renew",
+                        "500ms");
+        args = Stream.concat(Arrays.stream(args), state.stream()).toArray(String[]::new);
+        DurableProviderProcess server = new DurableProviderProcess(args, port, !shared.isEmpty());
         server.launch();
         return server;
     }
@@ -59,6 +82,9 @@ final class DurableProviderProcess implements RestartableServer {
     private void launch() throws IOException, InterruptedException {
         process = ProcessHarness.start(args);
         process.awaitServing(START);
+        if (replica) {
+            process.awaitLeading(START); // a restarted replica takes its lease back once it expired
+        }
     }
 
     @Override

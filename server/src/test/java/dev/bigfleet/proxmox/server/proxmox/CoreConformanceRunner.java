@@ -5,14 +5,12 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
 
 import dev.bigfleet.proxmox.conformance.support.ProviderClient;
 import dev.bigfleet.proxmox.conformance.target.Profile;
+import dev.bigfleet.proxmox.server.conformance.SuiteTally;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
@@ -77,57 +75,8 @@ public final class CoreConformanceRunner {
                                 .toString())
                 .configurationParameter("jqwik.reporting.onlyfailures", "true")
                 .build();
-        Tally tally = new Tally();
+        SuiteTally tally = new SuiteTally();
         LauncherFactory.create().execute(request, tally);
-        tally.failures.forEach(System.out::println);
-        System.out.println(
-                tally.passed + " passed, " + tally.failures.size() + " failed, " + tally.skipped + " skipped");
-        return tally.failures.size();
-    }
-
-    /** Counts tests by outcome; a failing container counts as a failure so it cannot pass silently. */
-    private static final class Tally implements TestExecutionListener {
-        final List<String> failures = new ArrayList<>();
-        int passed;
-        int skipped;
-
-        @Override
-        public void executionSkipped(TestIdentifier test, String reason) {
-            if (test.isTest()) {
-                skipped++;
-                System.out.println("SKIP  " + test.getDisplayName() + ": " + reason);
-            }
-        }
-
-        @Override
-        public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-            switch (result.getStatus()) {
-                case SUCCESSFUL -> {
-                    if (test.isTest()) {
-                        passed++;
-                        System.out.println("PASS  " + test.getDisplayName());
-                    }
-                }
-                case ABORTED -> {
-                    if (test.isTest()) {
-                        skipped++;
-                        System.out.println("SKIP  " + test.getDisplayName() + reason(result));
-                    }
-                }
-                case FAILED -> {
-                    System.out.println("FAIL  " + test.getDisplayName());
-                    failures.add("FAILED " + test.getDisplayName() + reason(result));
-                }
-            }
-        }
-
-        private static String reason(TestExecutionResult result) {
-            return result.getThrowable()
-                    .map(t -> ": "
-                            + (t.getMessage() == null
-                                    ? t.getClass().getName()
-                                    : t.getMessage().strip()))
-                    .orElse("");
-        }
+        return tally.report();
     }
 }
