@@ -136,7 +136,9 @@ final class AcknowledgedChanges {
 
     /** Checks everything acknowledged against the leader behind {@code stub}; callers are parked meanwhile. */
     void verify(CapacityProviderBlockingStub stub, Set<String> ids, String when) {
-        List<Machine> all = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+        // wait for the connection: the channel may still be backing off from when this replica was killed
+        List<Machine> all = stub.withWaitForReady()
+                .withDeadlineAfter(30, TimeUnit.SECONDS)
                 .list(ListFilter.getDefaultInstance())
                 .getMachinesList();
         Set<String> seen = new HashSet<>();
