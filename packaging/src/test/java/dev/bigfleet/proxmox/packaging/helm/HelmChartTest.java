@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.io.IOException;
@@ -46,8 +47,12 @@ class HelmChartTest {
     @TempDir
     Path dir;
 
-    private static List<HasMetadata> render(Path valuesFile) throws IOException {
-        var template = new Helm(CHART).template().withName("bigfleet").withNamespace("capacity");
+    static List<HasMetadata> render(Path valuesFile) throws IOException {
+        return render(CHART, valuesFile);
+    }
+
+    static List<HasMetadata> render(Path chart, Path valuesFile) throws IOException {
+        var template = new Helm(chart).template().withName("bigfleet").withNamespace("capacity");
         if (valuesFile != null) {
             template = template.withValuesFile(valuesFile.toAbsolutePath());
         }
@@ -117,6 +122,7 @@ class HelmChartTest {
         assertThat(all(objects, ServiceMonitor.class)).isEmpty();
         assertThat(all(objects, PrometheusRule.class)).isEmpty();
         assertThat(all(objects, NetworkPolicy.class)).isEmpty();
+        assertThat(all(objects, PodDisruptionBudget.class)).isEmpty();
         assertThat(all(objects, ConfigMap.class)).hasSize(1);
     }
 
@@ -177,13 +183,15 @@ class HelmChartTest {
                 .containsEntry(secrets + "proxmox-ca", "proxmox-ca")
                 .containsEntry(secrets + "option-ssh-key-file", "option-ssh-key-file")
                 .containsEntry(secrets + "flag-state-password-file", "flag-state-password-file")
-                .containsEntry("/etc/bigfleet-proxmox/tls", "grpc-tls");
+                .containsEntry("/etc/bigfleet-proxmox/tls", "grpc-tls")
+                .containsEntry("/etc/bigfleet/extra-ca", "extra-secret-0");
         assertThat(provider.getVolumeMounts())
                 .filteredOn(m -> m.getMountPath().startsWith("/etc/"))
                 .allSatisfy(m -> assertThat(m.getReadOnly()).isTrue());
         assertThat(volumes.get("proxmox-token").getSecret().getSecretName()).isEqualTo("proxmox-token");
         assertThat(volumes.get("proxmox-token").getSecret().getItems().get(0).getKey())
                 .isEqualTo("secret");
+        assertThat(volumes.get("extra-secret-0").getSecret().getSecretName()).isEqualTo("extra-ca");
         assertThat(volumes.get("grpc-tls").getSecret().getItems())
                 .extracting(i -> i.getKey())
                 .containsExactly("tls.crt", "tls.key", "ca.crt");
@@ -239,7 +247,19 @@ class HelmChartTest {
         assertThat(policy.getSpec().getEgress())
                 .flatExtracting(rule -> rule.getTo())
                 .extracting(peer -> peer.getIpBlock().getCidr())
-                .containsExactly("192.0.2.0/28");
+                .containsExactly("192.0.2.0/28", "198.51.100.0/24");
+        assertThat(policy.getSpec()
+                        .getEgress()
+                        .get(2)
+                        .getPorts()
+                        .get(0)
+                        .getPort()
+                        .getIntVal())
+                .isEqualTo(5433);
+        PodDisruptionBudget budget = only(objects, PodDisruptionBudget.class);
+        assertThat(budget.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        assertThat(budget.getSpec().getSelector().getMatchLabels())
+                .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
         PersistentVolumeClaim claim = only(objects, PersistentVolumeClaim.class);
         assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast");
     }
@@ -273,12 +293,12 @@ class HelmChartTest {
         assertThat(chart).contains("appVersion: \"" + System.getProperty("project.version") + "\"");
     }
 
-    private static Map<String, String> mounts(Container container) {
+    static Map<String, String> mounts(Container container) {
         return container.getVolumeMounts().stream()
                 .collect(Collectors.toMap(VolumeMount::getMountPath, VolumeMount::getName));
     }
 
-    private static Map<String, Volume> volumes(PodSpec pod) {
+    static Map<String, Volume> volumes(PodSpec pod) {
         return pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
     }
 }

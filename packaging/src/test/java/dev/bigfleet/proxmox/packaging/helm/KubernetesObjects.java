@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.io.IOException;
@@ -38,6 +39,7 @@ final class KubernetesObjects {
             "v1 PersistentVolumeClaim", PersistentVolumeClaim.class,
             "v1 ServiceAccount", ServiceAccount.class,
             "networking.k8s.io/v1 NetworkPolicy", NetworkPolicy.class,
+            "policy/v1 PodDisruptionBudget", PodDisruptionBudget.class,
             "monitoring.coreos.com/v1 ServiceMonitor", ServiceMonitor.class,
             "monitoring.coreos.com/v1 PrometheusRule", PrometheusRule.class);
 
