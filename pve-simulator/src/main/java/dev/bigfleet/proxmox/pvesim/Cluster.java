@@ -102,10 +102,11 @@ final class Cluster {
         if (t.iso()) {
             c.put("ide0", "local:iso/ubuntu-24.04.1-live-server-amd64.iso,media=cdrom,size=2708862K");
         }
-        if (t.cloudInit()) {
+        if (t.cloudInitStorage() != null) {
+            StoragePool ciPool = t.cloudInitStorage().isEmpty() ? pool : storages.pool(t.cloudInitStorage(), t.node());
             Volume ci = storages.add(
-                    pool,
-                    pool.spec.type().volname(t.vmid(), "vm-" + t.vmid() + "-cloudinit"),
+                    ciPool,
+                    ciPool.spec.type().volname(t.vmid(), "vm-" + t.vmid() + "-cloudinit"),
                     t.vmid(),
                     false,
                     null,

@@ -4,11 +4,12 @@ import java.util.Objects;
 
 /**
  * A template VM present when the simulator starts: its boot disk {@code scsi0} ({@code diskGib} on
- * {@code storage}), optionally a cloud-init drive on the same storage and an installer ISO on
- * {@code local}, one NIC on {@code bridge}, and whether clones inherit an enabled guest agent.
+ * {@code storage}), optionally a cloud-init drive and an installer ISO on {@code local}, one NIC on
+ * {@code bridge}, and whether clones inherit an enabled guest agent.
  *
  * @param storage the storage of its disks; null means the first shared storage for VM images, else
  *     the first node-local one
+ * @param cloudInitStorage the storage of its cloud-init drive: null for none, empty for {@code storage}
  */
 public record TemplateSpec(
         int vmid,
@@ -21,7 +22,7 @@ public record TemplateSpec(
         boolean agent,
         String storage,
         int diskGib,
-        boolean cloudInit,
+        String cloudInitStorage,
         boolean iso,
         String bridge) {
 
@@ -45,7 +46,7 @@ public record TemplateSpec(
      */
     public static TemplateSpec of(int vmid, String node) {
         return new TemplateSpec(
-                vmid, node, "tmpl-ubuntu-k8s", 2, 2048, "k8s;template", "", true, null, 32, false, false, "vmbr0");
+                vmid, node, "tmpl-ubuntu-k8s", 2, 2048, "k8s;template", "", true, null, 32, null, false, "vmbr0");
     }
 
     public TemplateSpec withAgent(boolean enabled) {
@@ -60,7 +61,7 @@ public record TemplateSpec(
                 enabled,
                 storage,
                 diskGib,
-                cloudInit,
+                cloudInitStorage,
                 iso,
                 bridge);
     }
@@ -82,20 +83,37 @@ public record TemplateSpec(
                 agent,
                 storageId,
                 diskGib,
-                cloudInit,
+                cloudInitStorage,
                 iso,
                 bridge);
     }
 
     public TemplateSpec withDiskGib(int gib) {
         return new TemplateSpec(
-                vmid, node, name, cores, memoryMib, tags, description, agent, storage, gib, cloudInit, iso, bridge);
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                gib,
+                cloudInitStorage,
+                iso,
+                bridge);
     }
 
     /** Adds a cloud-init drive ({@code ide2}) on the template's storage. */
     public TemplateSpec withCloudInit() {
+        return withCloudInitOn("");
+    }
+
+    /** Adds a cloud-init drive ({@code ide2}) on another storage than the disk's. */
+    public TemplateSpec withCloudInitOn(String ciStorage) {
         return new TemplateSpec(
-                vmid, node, name, cores, memoryMib, tags, description, agent, storage, diskGib, true, iso, bridge);
+                vmid, node, name, cores, memoryMib, tags, description, agent, storage, diskGib, ciStorage, iso, bridge);
     }
 
     /** Adds an installer ISO ({@code ide0}) on the node-local {@code local} storage. */
@@ -111,14 +129,26 @@ public record TemplateSpec(
                 agent,
                 storage,
                 diskGib,
-                cloudInit,
+                cloudInitStorage,
                 true,
                 bridge);
     }
 
     public TemplateSpec withBridge(String b) {
         return new TemplateSpec(
-                vmid, node, name, cores, memoryMib, tags, description, agent, storage, diskGib, cloudInit, iso, b);
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                b);
     }
 
     public TemplateSpec withTags(String newTags) {
@@ -133,18 +163,30 @@ public record TemplateSpec(
                 agent,
                 storage,
                 diskGib,
-                cloudInit,
+                cloudInitStorage,
                 iso,
                 bridge);
     }
 
     public TemplateSpec withDescription(String text) {
         return new TemplateSpec(
-                vmid, node, name, cores, memoryMib, tags, text, agent, storage, diskGib, cloudInit, iso, bridge);
+                vmid, node, name, cores, memoryMib, tags, text, agent, storage, diskGib, cloudInitStorage, iso, bridge);
     }
 
     public TemplateSpec onNode(String n) {
         return new TemplateSpec(
-                vmid, n, name, cores, memoryMib, tags, description, agent, storage, diskGib, cloudInit, iso, bridge);
+                vmid,
+                n,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge);
     }
 }
