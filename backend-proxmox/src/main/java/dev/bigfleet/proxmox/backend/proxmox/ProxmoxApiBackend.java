@@ -155,11 +155,11 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         });
     }
 
-    /** The node with the space of the storages its clones are written to, from the last storage read. */
+    /** The node with the space of the storages its clones are on, as the node sees them now. */
     private NodeStatus withStorage(NodeEntry n) {
         Set<String> used = new LinkedHashSet<>();
         for (Placement p : plan.all()) {
-            if (p.copyNode().equals(n.node())) {
+            if (p.node().equals(n.node())) {
                 used.addAll(p.writes().keySet());
                 p.template().disks().stream().filter(d -> !d.cdrom()).forEach(d -> used.add(d.storage()));
             }
