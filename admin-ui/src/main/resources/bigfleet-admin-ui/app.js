@@ -242,9 +242,18 @@
       mem.appendChild(meter(n.memory_used_bytes, n.memory_total_bytes,
         bytes(n.memory_used_bytes) + ' / ' + bytes(n.memory_total_bytes), memShare > 0.9 ? 'hot' : memShare > 0.7 ? 'warn' : ''));
       tr.appendChild(mem);
+      const disk = el('td');
+      if (n.storage_total_bytes > 0) {
+        const diskShare = n.storage_used_bytes / n.storage_total_bytes;
+        disk.appendChild(meter(n.storage_used_bytes, n.storage_total_bytes,
+          bytes(n.storage_used_bytes) + ' / ' + bytes(n.storage_total_bytes), diskShare > 0.9 ? 'hot' : diskShare > 0.7 ? 'warn' : ''));
+      } else {
+        disk.textContent = '—';
+      }
+      tr.appendChild(disk);
       body.appendChild(tr);
     });
-    if (list.nodes.length === 0) body.appendChild(emptyRow(5, list.error ? 'node list unavailable' : 'no nodes'));
+    if (list.nodes.length === 0) body.appendChild(emptyRow(6, list.error ? 'node list unavailable' : 'no nodes'));
     $('nodes-read').textContent = list.error ? '· ' + list.error : '· read ' + new Date(list.read_at).toLocaleTimeString();
   }
 

@@ -1,53 +1,78 @@
 package dev.bigfleet.proxmox.pvesim;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+
 /**
- * The token's rights. Unscoped, it may do everything; pool-scoped, only VMs that are members of
- * its pool (plus templates) exist for it, and the ACL check runs before any existence check, so a
- * missing VMID answers 403 rather than 500.
+ * Checks the token's privileges as Proxmox does: the ACL entry on the path or above it, plus, for
+ * {@code /vms/<id>}, what is granted on the pool holding the VM. A failed check is 403 {@code
+ * Permission check failed (<path>, <privilege>)}.
  */
 final class Acl {
     private final Cluster cluster;
-    private final String pool;
+    private final TokenPrivileges token;
 
-    Acl(Cluster cluster, String pool) {
+    Acl(Cluster cluster, TokenPrivileges token) {
         this.cluster = cluster;
-        this.pool = pool;
+        this.token = token;
     }
 
+    /** The privileges effective on {@code path} ({@code $rpcenv->permissions}). */
+    Set<String> privileges(String path) {
+        String p = TokenPrivileges.normalize(path);
+        Set<String> out = new LinkedHashSet<>(token.onPath(p));
+        String pool = null;
+        if (p.matches("/vms/\\d+")) {
+            pool = cluster.poolOf(Integer.parseInt(p.substring(5)));
+        }
+        if (pool != null) {
+            out.addAll(token.onPath("/pool/" + pool));
+        }
+        return out;
+    }
+
+    boolean has(String path, String privilege) {
+        return privileges(path).contains(privilege);
+    }
+
+    /** Whether the VM is listed for the token ({@code VM.Audit} on {@code /vms/<id>}). */
     boolean canSee(int vmid) {
-        if (pool == null) {
-            return true;
+        return has("/vms/" + vmid, "VM.Audit");
+    }
+
+    /** {@code $rpcenv->check}: every privilege is needed; the first missing one is named. */
+    void require(String path, String... privileges) {
+        Set<String> have = privileges(path);
+        for (String p : privileges) {
+            if (!have.contains(p)) {
+                throw denied(path + ", " + p);
+            }
         }
-        Vm vm = cluster.vms.get(vmid);
-        if (vm != null && vm.template()) {
-            return true;
+    }
+
+    /** {@code $rpcenv->check_any}: one of the privileges suffices; all are named when none is held. */
+    void requireAny(String path, String... privileges) {
+        Set<String> have = privileges(path);
+        for (String p : privileges) {
+            if (have.contains(p)) {
+                return;
+            }
         }
-        Pool p = cluster.pools.get(pool);
-        return p != null && p.members.contains(vmid);
+        throw denied(path + ", " + String.join("|", privileges));
     }
 
     /** @param privileges alternatives, any one of which suffices */
     void requireVm(int vmid, String... privileges) {
-        if (!canSee(vmid)) {
-            throw denied("/vms/" + vmid, privileges);
-        }
-    }
-
-    /** A new VM needs VM.Allocate on its id, or on the pool it is created in. */
-    void requireAllocate(int newid, String targetPool) {
-        if (pool != null && !pool.equals(targetPool)) {
-            throw denied("/vms/" + newid, "VM.Allocate");
-        }
+        requireAny("/vms/" + vmid, privileges);
     }
 
     void requirePool(String poolId) {
-        if (pool != null && !pool.equals(poolId)) {
-            throw denied("/pool/" + poolId, "Pool.Audit");
-        }
+        require("/pool/" + poolId, "Pool.Audit");
     }
 
-    private static ApiException denied(String path, String... privileges) {
+    /** A denial, named as {@code raise_perm_exc} names it; without a detail for a failed "or" of checks. */
+    static ApiException denied(String what) {
         return new ApiException(
-                403, "Permission check failed (" + path + ", " + String.join("|", privileges) + ")", null, false);
+                403, what == null ? "Permission check failed" : "Permission check failed (" + what + ")", null, false);
     }
 }

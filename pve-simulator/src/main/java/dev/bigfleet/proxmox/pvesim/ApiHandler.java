@@ -127,14 +127,16 @@ final class ApiHandler extends Handler.Abstract {
         String node = pathParams.asMap().containsKey("node")
                 ? pathParams.asMap().get("node").get(0)
                 : null;
-        if (node != null) {
-            cluster.reachableNode(node);
-        }
         Params params = Params.fromForm(query);
         if (method.equals("POST") || method.equals("PUT")) {
             params = bodyParams(body, contentType).overriddenBy(params);
         }
         params = params.overriddenBy(pathParams);
+        // Proxmox checks the declared permissions first, then forwards to the node, then validates.
+        match.route().permission().check(cluster.acl, params.asMap());
+        if (node != null) {
+            cluster.reachableNode(node);
+        }
         ValidParams valid = match.route().schema().validate(params);
         return match.route().endpoint().handle(new Call(method, shownPath, valid));
     }

@@ -6,6 +6,9 @@ final class ApiRoutes {
 
     ApiRoutes(Cluster cluster) {
         new ClusterApi(cluster).register(router);
+        new NodeApi(cluster).register(router);
+        new StorageApi(cluster).register(router);
+        new AccessApi(cluster).register(router);
         new VmApi(cluster).register(router);
         new AgentApi(cluster).register(router);
     }

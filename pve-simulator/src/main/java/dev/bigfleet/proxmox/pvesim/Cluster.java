@@ -12,13 +12,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The whole simulated cluster: nodes, VMs, pools, tasks and pending faults. Every read and write
- * happens under this object's monitor; tasks finish on a scheduler thread that takes it too.
+ * The whole simulated cluster: nodes, storages, VMs, pools, tasks and pending faults. Every read and
+ * write happens under this object's monitor; tasks finish on a scheduler thread that takes it too.
  */
 final class Cluster {
     final SimulatorConfig config;
     final Delays delays;
     final Map<String, Node> nodes = new LinkedHashMap<>();
+    final Storages storages;
     final TreeMap<Integer, Vm> vms = new TreeMap<>();
     final TreeMap<Integer, Container> containers = new TreeMap<>();
     final TreeMap<String, Pool> pools = new TreeMap<>();
@@ -36,7 +37,7 @@ final class Cluster {
     Cluster(SimulatorConfig config) {
         this.config = config;
         this.delays = new Delays(config.latency());
-        this.acl = new Acl(this, config.tokenPool());
+        this.acl = new Acl(this, config.privileges());
         this.scheduler = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "pve-simulator-tasks");
             t.setDaemon(true);
@@ -46,6 +47,8 @@ final class Cluster {
         for (NodeSpec n : config.nodes()) {
             nodes.put(n.name(), new Node(n, id++));
         }
+        this.storages = new Storages(
+                config.storages(), config.nodes().stream().map(NodeSpec::name).toList());
         for (String p : config.pools()) {
             pools.put(p, new Pool(p, ""));
         }
@@ -68,8 +71,6 @@ final class Cluster {
 
     private void addTemplate(TemplateSpec t) {
         Vm vm = new Vm(t.vmid(), t.node());
-        vm.sharedStorage = t.sharedStorage();
-        String storage = t.sharedStorage() ? "ceph-vm" : "local-lvm";
         Map<String, Object> c = vm.config;
         c.put("name", t.name());
         if (!t.description().isEmpty()) {
@@ -87,14 +88,44 @@ final class Cluster {
         }
         c.put("ostype", "l26");
         c.put("scsihw", "virtio-scsi-single");
-        c.put("scsi0", storage + ":base-" + t.vmid() + "-disk-0,size=32G");
-        c.put("net0", "virtio=" + nextMac() + ",bridge=vmbr0");
+        StoragePool pool = storages.pool(t.storage(), t.node());
+        long size = (long) t.diskGib() << 30;
+        Volume disk = storages.add(
+                pool,
+                pool.spec.type().volname(t.vmid(), "base-" + t.vmid() + "-disk-0"),
+                t.vmid(),
+                true,
+                null,
+                size,
+                size);
+        c.put("scsi0", disk.volid() + ",size=" + Drives.formatSize(size));
+        if (t.iso()) {
+            c.put("ide0", "local:iso/ubuntu-24.04.1-live-server-amd64.iso,media=cdrom,size=2708862K");
+        }
+        if (t.cloudInitStorage() != null) {
+            StoragePool ciPool = t.cloudInitStorage().isEmpty() ? pool : storages.pool(t.cloudInitStorage(), t.node());
+            Volume ci = storages.add(
+                    ciPool,
+                    ciPool.spec.type().volname(t.vmid(), "vm-" + t.vmid() + "-cloudinit"),
+                    t.vmid(),
+                    false,
+                    null,
+                    Drives.CLOUDINIT_BYTES,
+                    Drives.CLOUDINIT_BYTES);
+            c.put("ide2", ci.volid() + ",media=cdrom");
+        }
+        c.put("net0", "virtio=" + nextMac() + ",bridge=" + t.bridge());
         c.put("boot", "order=scsi0;net0");
         c.put("smbios1", "uuid=" + java.util.UUID.randomUUID());
         c.put("meta", "creation-qemu=9.2.0,ctime=" + bootEpoch);
         c.put("template", 1);
         vm.stats = new StatsSample("stopped", t.name(), 1);
         vms.put(vm.vmid, vm);
+    }
+
+    /** The volume a drive of {@code vm} uses, or null (a CD-ROM ISO, {@code none}, or gone). */
+    Volume volumeOf(Vm vm, Drives.Drive d) {
+        return d.hasVolume() ? storages.volume(d.file(), vm.node) : null;
     }
 
     String nextMac() {
@@ -151,9 +182,14 @@ final class Cluster {
      * duration), then finishes its body, unless an injected failure aborts it.
      */
     Task startTask(TaskKind kind, String node, String id, TaskBody body) {
+        return startTask(kind, node, id, delays.task(kind), body);
+    }
+
+    /** As above, running for {@code planned} unless a slow-task fault says otherwise. */
+    Task startTask(TaskKind kind, String node, String id, Duration planned, TaskBody body) {
         Task task = newTask(kind, node, id);
         ArrayDeque<Duration> slow = faults.slowTasks.get(kind);
-        Duration delay = slow != null && !slow.isEmpty() ? slow.poll() : delays.task(kind);
+        Duration delay = slow != null && !slow.isEmpty() ? slow.poll() : planned;
         ArrayDeque<String> failing = faults.failingTasks.get(kind);
         String injected = failing != null && !failing.isEmpty() ? failing.poll() : null;
         schedule(delay, () -> {

@@ -16,7 +16,6 @@ final class ClusterApi {
     void register(Router r) {
         r.add("GET", "/version", ParamSchema.of(), c -> version());
         r.add("GET", "/nodes", ParamSchema.of(), c -> nodes());
-        r.add("GET", "/nodes/{node}/status", ParamSchema.of().node("node"), c -> nodeStatus(c.node()));
         r.add("GET", "/cluster/status", ParamSchema.of(), c -> clusterStatus());
         r.add(
                 "GET",
@@ -56,45 +55,6 @@ final class ClusterApi {
             out.add(Resources.node(cluster, n, false));
         }
         return out;
-    }
-
-    private Object nodeStatus(String node) {
-        Node n = cluster.nodes.get(node);
-        long total = n.spec.maxMemBytes();
-        long used = cluster.usedMemBytes(node);
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("uptime", Cluster.epoch() - cluster.bootEpoch);
-        s.put("idle", 0);
-        s.put("loadavg", List.of("0.52", "0.61", "0.58"));
-        s.put("cpu", Resources.cpuFraction(cluster, n));
-        s.put("wait", 0.0011);
-        Map<String, Object> cpuinfo = new LinkedHashMap<>();
-        cpuinfo.put("model", "Simulated CPU");
-        cpuinfo.put("sockets", 1);
-        cpuinfo.put("cores", Math.max(1, n.spec.maxCpu() / 2));
-        cpuinfo.put("cpus", n.spec.maxCpu());
-        cpuinfo.put("mhz", "3000.000");
-        cpuinfo.put("hvm", "1");
-        s.put("cpuinfo", cpuinfo);
-        s.put("memory", Map.of("total", total, "used", used, "free", total - used, "available", total - used));
-        s.put("swap", Map.of("total", 8589930496L, "used", 0, "free", 8589930496L));
-        s.put("ksm", Map.of("shared", 0));
-        s.put(
-                "rootfs",
-                Map.of(
-                        "total",
-                        Resources.NODE_DISK_BYTES,
-                        "used",
-                        8L << 30,
-                        "free",
-                        Resources.NODE_DISK_BYTES - (8L << 30),
-                        "avail",
-                        Resources.NODE_DISK_BYTES - (9L << 30)));
-        s.put("kversion", "Linux 6.8.12-4-pve #1 SMP PREEMPT_DYNAMIC");
-        s.put("current-kernel", Map.of("sysname", "Linux", "release", "6.8.12-4-pve", "machine", "x86_64"));
-        s.put("boot-info", Map.of("mode", "efi", "secureboot", 0));
-        s.put("pveversion", "pve-manager/9.1.1/5c2f0b1a9d3e7f64");
-        return s;
     }
 
     private Object clusterStatus() {
@@ -150,14 +110,23 @@ final class ClusterApi {
             out.addAll(guests);
         }
         if (type == null || type.equals("storage")) {
-            for (Node n : cluster.nodes.values()) {
-                out.add(Resources.storage(n, "local-lvm", false));
-                out.add(Resources.storage(n, "ceph-vm", true));
+            for (StorageSpec spec : cluster.storages.specs()) {
+                if (!cluster.acl.has("/storage/" + spec.id(), "Datastore.Audit")) {
+                    continue;
+                }
+                for (Node n : cluster.nodes.values()) {
+                    StoragePool pool = cluster.storages.pool(spec.id(), n.name());
+                    if (pool != null) {
+                        out.add(Resources.storage(n, pool));
+                    }
+                }
             }
         }
         if (type == null) {
             for (Pool p : cluster.pools.values()) {
-                out.add(Resources.pool(p));
+                if (cluster.acl.has("/pool/" + p.id, "Pool.Audit")) {
+                    out.add(Resources.pool(p));
+                }
             }
         }
         return out;
@@ -195,8 +164,7 @@ final class ClusterApi {
             return out;
         }
         for (Pool p : cluster.pools.values()) {
-            if (cluster.config.tokenPool() != null
-                    && !cluster.config.tokenPool().equals(p.id)) {
+            if (!cluster.acl.has("/pool/" + p.id, "Pool.Audit")) {
                 continue;
             }
             Map<String, Object> e = new LinkedHashMap<>();

@@ -4,8 +4,9 @@ import java.time.Duration;
 
 /**
  * Every simulated delay as a multiple of the configured latency unit. The ratios follow real
- * clusters loosely: a full clone is slower than a start, and the guest OS needs a while after
- * QEMU is up before its agent answers.
+ * clusters loosely: a full clone copies its disks (3 units per 32 GiB), a linked clone only makes
+ * a thin snapshot (half a unit), a start takes one unit, and the guest OS needs a while after QEMU
+ * is up before its agent answers.
  */
 final class Delays {
     private final Duration unit;
@@ -27,6 +28,14 @@ final class Delays {
             default:
                 return times(0.2);
         }
+    }
+
+    /** A clone: a full one in proportion to the bytes it copies (at least a unit), a linked one at once. */
+    Duration clone(boolean full, long copiedBytes) {
+        if (!full) {
+            return times(0.5 + 3.0 * copiedBytes / (32.0 * (1L << 30)));
+        }
+        return times(Math.max(1.0, 3.0 * copiedBytes / (32.0 * (1L << 30))));
     }
 
     /** From the end of the start task until the guest agent answers. */

@@ -22,6 +22,8 @@ final class FaultState {
     GuestCommandHandler guestCommands;
     /** Node on which a foreign VM takes the next /cluster/nextid answer; null when off. */
     String stealNextVmidOn;
+    /** Per storage, how many more clones find its lock taken until the lock times out. */
+    final Map<String, Integer> storageLockTimeouts = new java.util.HashMap<>();
 
     /** Answers (or drops) the next {@code remaining} requests matching method and path. */
     static final class RequestFault {
@@ -61,7 +63,24 @@ final class FaultState {
         return null;
     }
 
+    /**
+     * Uses up one pending lock timeout of this storage, if any: the text pve-storage dies with when
+     * the storage lock is not had in time (a file lock for a local storage, the cluster file
+     * system's lock for a shared one).
+     */
+    String takeStorageLockTimeout(StorageSpec s) {
+        Integer left = storageLockTimeouts.get(s.id());
+        if (left == null || left <= 0) {
+            return null;
+        }
+        storageLockTimeouts.put(s.id(), left - 1);
+        return s.shared()
+                ? "cfs-lock 'storage-" + s.id() + "' error: got lock request timeout"
+                : "can't lock file '/var/lock/pve-manager/pve-storage-" + s.id() + "' - got timeout";
+    }
+
     void clear() {
+        storageLockTimeouts.clear();
         failingTasks.clear();
         slowTasks.clear();
         requestFaults.clear();

@@ -210,12 +210,39 @@ public final class Faults {
         }
     }
 
-    /** Removes a VM at once, as an operator would, without any task. Pool membership stays. */
+    /** Removes a VM and its disks at once, as an operator would, without any task. Pool membership stays. */
     public void destroyVm(int vmid) {
         synchronized (cluster) {
-            if (cluster.vms.remove(vmid) == null) {
+            Vm vm = cluster.vms.remove(vmid);
+            if (vm == null) {
                 throw new IllegalArgumentException("no VM " + vmid);
             }
+            VmLifecycle.freeVolumes(cluster, vm);
+        }
+    }
+
+    /**
+     * The next {@code count} clones that write to {@code storage} fail their task because its
+     * storage lock times out: {@code clone failed: can't lock file
+     * '/var/lock/pve-manager/pve-storage-<id>' - got timeout} for a node-local storage, {@code clone
+     * failed: cfs-lock 'storage-<id>' error: got lock request timeout} for a shared one. Nothing is
+     * left behind.
+     */
+    public void storageLockTimeouts(String storage, int count) {
+        synchronized (cluster) {
+            cluster.storages.require(storage);
+            cluster.faults.storageLockTimeouts.merge(storage, count, Integer::sum);
+        }
+    }
+
+    /** Resizes a storage's space on a node (any node, for a shared one), e.g. to make it full. */
+    public void storageCapacity(String storage, String node, long bytes) {
+        synchronized (cluster) {
+            StoragePool p = cluster.storages.pool(storage, node);
+            if (p == null) {
+                throw new IllegalArgumentException("storage " + storage + " is not on node " + node);
+            }
+            p.capacityBytes = bytes;
         }
     }
 

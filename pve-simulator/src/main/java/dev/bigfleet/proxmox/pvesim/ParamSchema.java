@@ -17,6 +17,28 @@ final class ParamSchema {
             ? null
             : "invalid format - value does not look like a valid node name";
 
+    /** pve-access-control's {@code pve-poolid}: up to three levels of {@code [A-Za-z0-9.-_]+}. */
+    static final Function<String, String> POOL_ID_CHECK = v -> {
+        if (v.split("/", -1).length > 3) {
+            return "invalid format - pool name '" + v + "' nested too deeply (max levels = 3)";
+        }
+        return v.matches("[A-Za-z0-9.\\-_]+(/[A-Za-z0-9.\\-_]+){0,2}")
+                ? null
+                : "invalid format - pool name '" + v + "' contains invalid characters";
+    };
+    /** pve-common's {@code pve-storage-id}. */
+    static final Function<String, String> STORAGE_ID_CHECK = v -> {
+        if (v.length() < 2) {
+            return "invalid format - storage ID '" + v + "' cannot be shorter than 2 characters";
+        }
+        return v.matches("(?i)[a-z][a-z0-9\\-_.]*[a-z0-9]")
+                ? null
+                : "invalid format - storage ID '" + v + "' contains illegal characters";
+    };
+    /** pve-common's {@code pve-configid} (snapshot names). */
+    static final Function<String, String> CONFIG_ID_CHECK =
+            v -> v.matches("(?i)[a-z][a-z0-9_-]+") ? null : "invalid format - invalid configuration ID '" + v + "'";
+
     private final LinkedHashMap<String, ParamSpec> specs = new LinkedHashMap<>();
 
     static ParamSchema of() {
@@ -45,6 +67,24 @@ final class ParamSchema {
 
     ParamSchema oneOf(String name, String... allowed) {
         return add(new ParamSpec(name, ParamType.STRING, false, 0, 0, 0, List.of(allowed), null, false));
+    }
+
+    /** Marks an already declared parameter as required. */
+    ParamSchema required(String name) {
+        ParamSpec s = specs.get(name);
+        specs.put(
+                name,
+                new ParamSpec(
+                        s.name(),
+                        s.type(),
+                        true,
+                        s.min(),
+                        s.max(),
+                        s.maxLength(),
+                        s.allowed(),
+                        s.check(),
+                        s.rootOnly()));
+        return this;
     }
 
     ParamSchema array(String name, boolean required) {

@@ -166,6 +166,28 @@ public final class PveSimulator implements AutoCloseable {
         }
     }
 
+    /** The space of {@code storage} as {@code node} sees it, or empty when it is not enabled there. */
+    public Optional<StorageView> storage(String storage, String node) {
+        synchronized (cluster) {
+            StoragePool p = cluster.storages.pool(storage, node);
+            if (p == null) {
+                return Optional.empty();
+            }
+            List<StorageView.VolumeView> volumes = new ArrayList<>();
+            for (Volume v : p.volumes.values()) {
+                volumes.add(new StorageView.VolumeView(
+                        v.volid(),
+                        v.sizeBytes,
+                        v.allocatedBytes,
+                        v.owner,
+                        v.base,
+                        v.linkedFrom == null ? null : v.linkedFrom.volid()));
+            }
+            return Optional.of(new StorageView(
+                    storage, p.node, p.spec.type(), p.spec.shared(), p.capacityBytes, p.used(), volumes));
+        }
+    }
+
     /** Memory in bytes taken by the running VMs on {@code node}. */
     public long nodeMemoryUsed(String node) {
         synchronized (cluster) {

@@ -39,8 +39,58 @@ public final class PveSimulatorMain implements Callable<Integer> {
             names = "--template-vmid",
             paramLabel = "VMID",
             split = ",",
-            description = "template VMIDs on the first node (default: 9000)")
+            description = "template VMIDs on the first node (default: 9000); with --templates-per-node, the"
+                    + " first one's VMID (the next nodes get the following VMIDs)")
     List<Integer> templateVmids = List.of(9000);
+
+    @Option(
+            names = "--templates-per-node",
+            description = "one template on every node (on --template-storage) instead of templates on the first node")
+    boolean templatesPerNode;
+
+    @Option(
+            names = "--template-tags",
+            paramLabel = "TAGS",
+            description = "the templates' tags, ; separated (default: ${DEFAULT-VALUE})")
+    String templateTags = "k8s;template";
+
+    @Option(
+            names = "--template-storage",
+            paramLabel = "STORAGE",
+            description = "storage of the templates' disks (default: the shared storage, else local-lvm)")
+    String templateStorage;
+
+    @Option(
+            names = "--template-disk-gib",
+            paramLabel = "GIB",
+            description = "size of each template's boot disk (default: ${DEFAULT-VALUE})")
+    int templateDiskGib = 32;
+
+    @Option(
+            names = "--shared-storage",
+            paramLabel = "TYPE",
+            description =
+                    "the shared storage for VM disks: rbd (ceph-vm), nfs (nfs-vm) or none (default: ${DEFAULT-VALUE})")
+    String sharedStorage = "rbd";
+
+    @Option(
+            names = "--shared-storage-gib",
+            paramLabel = "GIB",
+            description = "size of the shared storage (default: ${DEFAULT-VALUE})")
+    long sharedStorageGib = 4096;
+
+    @Option(
+            names = "--local-lvm-gib",
+            paramLabel = "GIB",
+            description = "size of each node's LVM-thin local-lvm (default: ${DEFAULT-VALUE})")
+    long localLvmGib = 512;
+
+    @Option(
+            names = "--node-bridges",
+            paramLabel = "BRIDGES",
+            split = ",",
+            description = "Linux bridges of every node (default: vmbr0)")
+    List<String> nodeBridges = List.of("vmbr0");
 
     @Option(
             names = "--token",
@@ -106,10 +156,28 @@ public final class PveSimulatorMain implements Callable<Integer> {
                 .latency(duration("--latency", latency))
                 .statsLag(duration("--stats-lag", statsLag));
         for (String n : nodes) {
-            b.node(NodeSpec.of(n.trim()).withCapacity(nodeCpus, nodeMemoryGib << 30));
+            b.node(NodeSpec.of(n.trim())
+                    .withCapacity(nodeCpus, nodeMemoryGib << 30)
+                    .withBridges(nodeBridges.toArray(new String[0])));
         }
-        for (int vmid : templateVmids) {
-            b.templateVmid(vmid);
+        b.storage(StorageSpec.local()).storage(StorageSpec.localLvm().withCapacityGib(localLvmGib));
+        switch (sharedStorage) {
+            case "rbd" -> b.storage(StorageSpec.cephRbd().withCapacityGib(sharedStorageGib));
+            case "nfs" -> b.storage(StorageSpec.nfs().withCapacityGib(sharedStorageGib));
+            case "none" -> {}
+            default ->
+                throw new IllegalArgumentException(
+                        "--shared-storage: \"" + sharedStorage + "\" is not rbd, nfs or none");
+        }
+        if (templatesPerNode) {
+            int vmid = templateVmids.get(0);
+            for (String n : nodes) {
+                b.template(template(vmid++, n.trim()));
+            }
+        } else {
+            for (int vmid : templateVmids) {
+                b.template(template(vmid, null));
+            }
         }
         for (String p : pools) {
             if (!p.isBlank()) {
@@ -117,6 +185,13 @@ public final class PveSimulatorMain implements Callable<Integer> {
             }
         }
         return b.build();
+    }
+
+    private TemplateSpec template(int vmid, String node) {
+        return TemplateSpec.of(vmid, node)
+                .withTags(templateTags)
+                .withStorage(templateStorage)
+                .withDiskGib(templateDiskGib);
     }
 
     private static Duration duration(String flag, String text) {

@@ -49,7 +49,7 @@ final class Resources {
                 e.put("lock", vm.lock());
             }
             String pool = cluster.poolOf(vm.vmid);
-            if (pool != null) {
+            if (pool != null && cluster.acl.has("/pool/" + pool, "Pool.Audit")) {
                 e.put("pool", pool);
             }
         }
@@ -78,17 +78,21 @@ final class Resources {
         return e;
     }
 
+    /** A node entry; without {@code Sys.Audit} on {@code /nodes/<node>} it has no statistics. */
     static Map<String, Object> node(Cluster cluster, Node n, boolean forResources) {
+        boolean audit = cluster.acl.has("/nodes/" + n.name(), "Sys.Audit");
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("id", "node/" + n.name());
         e.put("node", n.name());
         e.put("type", "node");
         e.put("status", n.online ? "online" : "offline");
         e.put("level", "");
-        e.put("maxcpu", n.spec.maxCpu());
-        e.put("maxmem", n.spec.maxMemBytes());
-        e.put("maxdisk", NODE_DISK_BYTES);
-        if (n.online) {
+        if (audit) {
+            e.put("maxcpu", n.spec.maxCpu());
+            e.put("maxmem", n.spec.maxMemBytes());
+            e.put("maxdisk", NODE_DISK_BYTES);
+        }
+        if (n.online && audit) {
             e.put("cpu", cpuFraction(cluster, n));
             e.put("mem", cluster.usedMemBytes(n.name()));
             e.put("disk", 8L << 30);
@@ -113,24 +117,28 @@ final class Resources {
         return Math.min(1.0, 0.01 + vcpus * 0.02 / n.spec.maxCpu());
     }
 
-    static Map<String, Object> storage(Node n, String storage, boolean shared) {
+    /** A storage entry of {@code /cluster/resources}: one per node it is enabled on. */
+    static Map<String, Object> storage(Node n, StoragePool pool) {
+        StorageSpec s = pool.spec;
         Map<String, Object> e = new LinkedHashMap<>();
-        e.put("id", "storage/" + n.name() + "/" + storage);
-        e.put("storage", storage);
+        e.put("id", "storage/" + n.name() + "/" + s.id());
+        e.put("storage", s.id());
         e.put("node", n.name());
         e.put("type", "storage");
+        e.put("plugintype", s.type().pluginType());
         e.put("status", n.online ? "available" : "unknown");
-        e.put("shared", shared ? 1 : 0);
-        e.put("plugintype", shared ? "rbd" : "lvmthin");
-        e.put("content", "images,rootdir");
-        e.put("maxdisk", 4L << 40);
-        e.put("disk", 200L << 30);
+        e.put("shared", s.shared() ? 1 : 0);
+        e.put("content", String.join(",", s.content()));
+        if (n.online) {
+            e.put("maxdisk", pool.capacityBytes);
+            e.put("disk", pool.used());
+        }
         return e;
     }
 
     static Map<String, Object> pool(Pool p) {
         Map<String, Object> e = new LinkedHashMap<>();
-        e.put("id", "pool/" + p.id);
+        e.put("id", "/pool/" + p.id);
         e.put("pool", p.id);
         e.put("type", "pool");
         return e;

@@ -9,12 +9,17 @@ final class Router {
 
     // the split path template; routes are never compared
     @SuppressWarnings("ArrayRecordComponent")
-    record Route(String method, String[] pattern, ParamSchema schema, Endpoint endpoint) {}
+    record Route(String method, String[] pattern, Permission permission, ParamSchema schema, Endpoint endpoint) {}
 
     record Match(Route route, Params pathParams) {}
 
+    /** An endpoint any authenticated token may call (it checks privileges itself, or needs none). */
     void add(String method, String pattern, ParamSchema schema, Endpoint endpoint) {
-        routes.add(new Route(method, pattern.substring(1).split("/"), schema, endpoint));
+        add(method, pattern, Permission.anyUser(), schema, endpoint);
+    }
+
+    void add(String method, String pattern, Permission permission, ParamSchema schema, Endpoint endpoint) {
+        routes.add(new Route(method, pattern.substring(1).split("/"), permission, schema, endpoint));
     }
 
     /** @return null when nothing matches the method and path */

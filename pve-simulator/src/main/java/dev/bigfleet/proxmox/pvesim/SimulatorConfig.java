@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What a simulator serves: where, which nodes, templates and pools exist, which token is accepted,
- * and how fast simulated time runs.
+ * What a simulator serves: where, which nodes, storages, templates and pools exist, which token is
+ * accepted and what it may do, and how fast simulated time runs.
  *
  * <p>{@code latency} is the unit every simulated delay is a multiple of (see {@link Delays}):
  * a clone takes 3 units, a start 1, the guest agent comes up 5 units after the start task ends.
@@ -20,6 +20,7 @@ public final class SimulatorConfig {
     private final String host;
     private final int port;
     private final List<NodeSpec> nodes;
+    private final List<StorageSpec> storages;
     private final List<TemplateSpec> templates;
     private final List<String> pools;
     private final ApiToken token;
@@ -30,6 +31,7 @@ public final class SimulatorConfig {
     private final int vmidLower;
     private final int vmidUpper;
     private final String tokenPool;
+    private final TokenPrivileges privileges;
 
     private SimulatorConfig(Builder b) {
         this.host = b.host;
@@ -37,14 +39,19 @@ public final class SimulatorConfig {
         List<NodeSpec> ns = new ArrayList<>();
         int i = 11;
         for (NodeSpec n : b.nodes.isEmpty() ? List.of(NodeSpec.of("pve1")) : b.nodes) {
-            ns.add(n.ip().isEmpty() ? new NodeSpec(n.name(), n.maxCpu(), n.maxMemBytes(), "10.0.0." + i) : n);
+            ns.add(n.ip().isEmpty() ? n.withIp("10.0.0." + i) : n);
             i++;
         }
         this.nodes = List.copyOf(ns);
+        this.storages = List.copyOf(
+                b.storages.isEmpty()
+                        ? List.of(StorageSpec.local(), StorageSpec.localLvm(), StorageSpec.cephRbd())
+                        : b.storages);
         String first = nodes.get(0).name();
         List<TemplateSpec> ts = new ArrayList<>();
         for (TemplateSpec t : b.templates.isEmpty() ? List.of(TemplateSpec.of(9000, null)) : b.templates) {
-            ts.add(t.node() == null ? t.onNode(first) : t);
+            TemplateSpec placed = t.node() == null ? t.onNode(first) : t;
+            ts.add(placed.storage() == null ? placed.withStorage(defaultTemplateStorage()) : placed);
         }
         this.templates = List.copyOf(ts);
         this.pools = List.copyOf(b.pools);
@@ -56,7 +63,32 @@ public final class SimulatorConfig {
         this.vmidLower = b.vmidLower;
         this.vmidUpper = b.vmidUpper;
         this.tokenPool = b.tokenPool;
+        this.privileges = privileges(b);
         validate();
+    }
+
+    /** The first shared storage for VM images, else the first node-local one. */
+    private String defaultTemplateStorage() {
+        return storages.stream()
+                .filter(StorageSpec::holdsImages)
+                .sorted((a, c) -> Boolean.compare(c.shared(), a.shared()))
+                .map(StorageSpec::id)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no storage holds VM images"));
+    }
+
+    private TokenPrivileges privileges(Builder b) {
+        if (b.privileges != null) {
+            return b.privileges;
+        }
+        if (tokenPool == null) {
+            return TokenPrivileges.administrator();
+        }
+        TokenPrivileges p = TokenPrivileges.poolScoped(tokenPool);
+        for (TemplateSpec t : templates) {
+            p.grant("/vms/" + t.vmid(), "VM.Audit", "VM.Clone");
+        }
+        return p;
     }
 
     private void validate() {
@@ -66,6 +98,12 @@ public final class SimulatorConfig {
                 throw new IllegalArgumentException("node " + n.name() + " given twice");
             }
         }
+        Set<String> storageIds = new LinkedHashSet<>();
+        for (StorageSpec s : storages) {
+            if (!storageIds.add(s.id())) {
+                throw new IllegalArgumentException("storage " + s.id() + " given twice");
+            }
+        }
         Set<Integer> ids = new LinkedHashSet<>();
         for (TemplateSpec t : templates) {
             if (!names.contains(t.node())) {
@@ -73,6 +111,18 @@ public final class SimulatorConfig {
             }
             if (!ids.add(t.vmid())) {
                 throw new IllegalArgumentException("template " + t.vmid() + " given twice");
+            }
+            StorageSpec s = storages.stream()
+                    .filter(x -> x.id().equals(t.storage()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "template " + t.vmid() + " is on unknown storage " + t.storage()));
+            if (!s.holdsImages() || !s.enabledOn(t.node())) {
+                throw new IllegalArgumentException("template " + t.vmid() + ": storage " + t.storage()
+                        + " does not hold VM images on node " + t.node());
+            }
+            if (t.iso() && storages.stream().noneMatch(x -> x.id().equals("local"))) {
+                throw new IllegalArgumentException("template " + t.vmid() + ": an ISO needs the storage local");
             }
         }
         for (String p : pools) {
@@ -106,6 +156,10 @@ public final class SimulatorConfig {
 
     public List<NodeSpec> nodes() {
         return nodes;
+    }
+
+    public List<StorageSpec> storages() {
+        return storages;
     }
 
     public List<TemplateSpec> templates() {
@@ -159,11 +213,21 @@ public final class SimulatorConfig {
         return tokenPool;
     }
 
-    /** Defaults: 127.0.0.1 on an ephemeral port, node {@code pve1}, template 9000, zero latency. */
+    /** What the token may do (everything, unless limited). */
+    public TokenPrivileges privileges() {
+        return privileges;
+    }
+
+    /**
+     * Defaults: 127.0.0.1 on an ephemeral port, node {@code pve1}, the storages {@code local}, {@code
+     * local-lvm} and a shared {@code ceph-vm}, template 9000 on the shared one, zero latency, a
+     * token that may do everything.
+     */
     public static final class Builder {
         private String host = "127.0.0.1";
         private int port;
         private final List<NodeSpec> nodes = new ArrayList<>();
+        private final List<StorageSpec> storages = new ArrayList<>();
         private final List<TemplateSpec> templates = new ArrayList<>();
         private final List<String> pools = new ArrayList<>();
         private ApiToken token;
@@ -174,6 +238,7 @@ public final class SimulatorConfig {
         private int vmidLower = 100;
         private int vmidUpper = 1_000_000;
         private String tokenPool;
+        private TokenPrivileges privileges;
 
         private Builder() {}
 
@@ -208,6 +273,12 @@ public final class SimulatorConfig {
 
         public Builder node(NodeSpec n) {
             nodes.add(Objects.requireNonNull(n));
+            return this;
+        }
+
+        /** Adds a storage; the first one given replaces the default three. */
+        public Builder storage(StorageSpec s) {
+            storages.add(Objects.requireNonNull(s));
             return this;
         }
 
@@ -270,10 +341,17 @@ public final class SimulatorConfig {
          * as with Proxmox's recommended least-privilege setup: other VMIDs, existing or not, answer
          * 403 {@code Permission check failed (/vms/<id>, <privilege>)} and are left out of
          * {@code /cluster/resources}; a clone must name the pool, and its VM becomes visible only when
-         * the clone task ends. Templates stay readable and clonable, as if granted directly.
+         * the clone task ends. The token gets {@link TokenPrivileges#poolScoped} plus {@code VM.Audit}
+         * and {@code VM.Clone} on each template, unless {@link #tokenPrivileges} says otherwise.
          */
         public Builder poolScopedToken(String pool) {
             this.tokenPool = Objects.requireNonNull(pool);
+            return this;
+        }
+
+        /** Exactly what the token may do. */
+        public Builder tokenPrivileges(TokenPrivileges p) {
+            this.privileges = Objects.requireNonNull(p);
             return this;
         }
 

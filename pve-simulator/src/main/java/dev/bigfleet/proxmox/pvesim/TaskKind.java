@@ -7,7 +7,8 @@ public enum TaskKind {
     STOP("qmstop"),
     SHUTDOWN("qmshutdown"),
     DESTROY("qmdestroy"),
-    CONFIG("qmconfig");
+    CONFIG("qmconfig"),
+    RESIZE("resize");
 
     private final String type;
 

@@ -3,9 +3,13 @@ package dev.bigfleet.proxmox.pvesim;
 import java.util.Objects;
 
 /**
- * A template VM present when the simulator starts. {@code sharedStorage} decides whether a clone
- * with {@code target=} another node is allowed (on real clusters only shared storage permits it);
- * {@code agent} decides whether clones inherit an enabled guest agent.
+ * A template VM present when the simulator starts: its boot disk {@code scsi0} ({@code diskGib} on
+ * {@code storage}), optionally a cloud-init drive and an installer ISO on {@code local}, one NIC on
+ * {@code bridge}, and whether clones inherit an enabled guest agent.
+ *
+ * @param storage the storage of its disks; null means the first shared storage for VM images, else
+ *     the first node-local one
+ * @param cloudInitStorage the storage of its cloud-init drive: null for none, empty for {@code storage}
  */
 public record TemplateSpec(
         int vmid,
@@ -16,7 +20,11 @@ public record TemplateSpec(
         String tags,
         String description,
         boolean agent,
-        boolean sharedStorage) {
+        String storage,
+        int diskGib,
+        String cloudInitStorage,
+        boolean iso,
+        String bridge) {
 
     public TemplateSpec {
         if (vmid < 100 || vmid > 999_999_999) {
@@ -25,36 +33,160 @@ public record TemplateSpec(
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(tags, "tags");
         Objects.requireNonNull(description, "description");
-        if (cores < 1 || memoryMib < 16) {
-            throw new IllegalArgumentException("template " + vmid + ": cores >= 1 and memoryMib >= 16 required");
+        Objects.requireNonNull(bridge, "bridge");
+        if (cores < 1 || memoryMib < 16 || diskGib < 1) {
+            throw new IllegalArgumentException(
+                    "template " + vmid + ": cores >= 1, memoryMib >= 16 and diskGib >= 1 required");
         }
     }
 
     /**
-     * A 2-core 2 GiB template with the guest agent enabled, on shared storage. A null node means the
-     * first node of the simulator.
+     * A 2-core 2 GiB template with a 32 GiB disk and the guest agent enabled, on the default storage.
+     * A null node means the first node of the simulator.
      */
     public static TemplateSpec of(int vmid, String node) {
-        return new TemplateSpec(vmid, node, "tmpl-ubuntu-k8s", 2, 2048, "k8s;template", "", true, true);
+        return new TemplateSpec(
+                vmid, node, "tmpl-ubuntu-k8s", 2, 2048, "k8s;template", "", true, null, 32, null, false, "vmbr0");
     }
 
     public TemplateSpec withAgent(boolean enabled) {
-        return new TemplateSpec(vmid, node, name, cores, memoryMib, tags, description, enabled, sharedStorage);
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                enabled,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge);
     }
 
+    /** Shared: the default storage (shared when the simulator has one); not shared: {@code local-lvm}. */
     public TemplateSpec withSharedStorage(boolean shared) {
-        return new TemplateSpec(vmid, node, name, cores, memoryMib, tags, description, agent, shared);
+        return withStorage(shared ? null : StorageSpec.localLvm().id());
+    }
+
+    public TemplateSpec withStorage(String storageId) {
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storageId,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge);
+    }
+
+    public TemplateSpec withDiskGib(int gib) {
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                gib,
+                cloudInitStorage,
+                iso,
+                bridge);
+    }
+
+    /** Adds a cloud-init drive ({@code ide2}) on the template's storage. */
+    public TemplateSpec withCloudInit() {
+        return withCloudInitOn("");
+    }
+
+    /** Adds a cloud-init drive ({@code ide2}) on another storage than the disk's. */
+    public TemplateSpec withCloudInitOn(String ciStorage) {
+        return new TemplateSpec(
+                vmid, node, name, cores, memoryMib, tags, description, agent, storage, diskGib, ciStorage, iso, bridge);
+    }
+
+    /** Adds an installer ISO ({@code ide0}) on the node-local {@code local} storage. */
+    public TemplateSpec withIso() {
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                true,
+                bridge);
+    }
+
+    public TemplateSpec withBridge(String b) {
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                b);
     }
 
     public TemplateSpec withTags(String newTags) {
-        return new TemplateSpec(vmid, node, name, cores, memoryMib, newTags, description, agent, sharedStorage);
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                newTags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge);
     }
 
     public TemplateSpec withDescription(String text) {
-        return new TemplateSpec(vmid, node, name, cores, memoryMib, tags, text, agent, sharedStorage);
+        return new TemplateSpec(
+                vmid, node, name, cores, memoryMib, tags, text, agent, storage, diskGib, cloudInitStorage, iso, bridge);
     }
 
-    TemplateSpec onNode(String n) {
-        return new TemplateSpec(vmid, n, name, cores, memoryMib, tags, description, agent, sharedStorage);
+    public TemplateSpec onNode(String n) {
+        return new TemplateSpec(
+                vmid,
+                n,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge);
     }
 }

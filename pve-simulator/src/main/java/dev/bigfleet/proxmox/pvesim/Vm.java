@@ -23,7 +23,6 @@ final class Vm {
     long agentReadyAtNanos;
 
     boolean agentNeverUp;
-    boolean sharedStorage = true;
     final TreeMap<String, GuestFile> files = new TreeMap<>();
     final Map<Integer, ExecState> liveExecs = new LinkedHashMap<>();
     final List<ExecState> execHistory = new ArrayList<>();

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /** Per-VM calls: clone and config; status, power and destroy are in {@link VmPowerApi}. */
 final class VmApi {
@@ -30,48 +29,47 @@ final class VmApi {
         return Tags.normalise(v) == null ? "invalid format - invalid characters in tag" : null;
     }
 
-    private static String agentCheck(String v) {
-        return v.matches("(?i)((enabled=)?(1|0|true|false|yes|no|on|off))?(,?[a-z_\\-]+=[^,]*)*")
-                ? null
-                : "invalid format - value does not match the agent property string";
-    }
-
     VmApi(Cluster cluster) {
         this.cluster = cluster;
     }
 
     void register(Router r) {
+        new CloneApi(cluster).register(r, VM);
         r.add(
-                "POST",
-                VM + "/clone",
-                vmSchema()
-                        .vmid("newid", true)
-                        .string("name", false, 0, ParamSchema.DNS_NAME_CHECK)
-                        .string("description", false, 8192, null)
-                        .string("pool", false)
-                        .string("target", false, 0, ParamSchema.NODE_CHECK)
-                        .bool("full")
-                        .string("storage", false)
-                        .oneOf("format", "raw", "qcow2", "vmdk")
-                        .string("snapname", false)
-                        .integer("bwlimit", false, 0, Long.MAX_VALUE),
-                this::clone);
-        r.add("GET", VM + "/config", vmSchema().bool("current").string("snapshot", false), this::getConfig);
-        r.add("PUT", VM + "/config", configSchema(), c -> setConfig(c, false));
+                "GET",
+                VM + "/config",
+                Permission.perm("/vms/{vmid}", "VM.Audit"),
+                vmSchema().bool("current").string("snapshot", false),
+                this::getConfig);
+        r.add("PUT", VM + "/config", CONFIG_PERMISSION, configSchema(), c -> setConfig(c, false));
         r.add(
                 "POST",
                 VM + "/config",
+                CONFIG_PERMISSION,
                 configSchema().integer("background_delay", false, 1, 30),
                 c -> setConfig(c, true));
         new VmPowerApi(cluster).register(r, VM);
+        new DiskApi(cluster).register(r, VM);
     }
+
+    /** Any of the config privileges lets a token ask; each option then needs its own. */
+    private static final Permission CONFIG_PERMISSION = Permission.any(
+            "/vms/{vmid}",
+            "VM.Config.Disk",
+            "VM.Config.CDROM",
+            "VM.Config.CPU",
+            "VM.Config.Memory",
+            "VM.Config.Network",
+            "VM.Config.HWType",
+            "VM.Config.Options",
+            "VM.Config.Cloudinit");
 
     static ParamSchema vmSchema() {
         return ParamSchema.of().node("node").vmid("vmid", true);
     }
 
     private static ParamSchema configSchema() {
-        return vmSchema()
+        ParamSchema schema = vmSchema()
                 .integer("cores", false, 1, 8192)
                 .integer("sockets", false, 1, 4)
                 .string("memory", false, 0, VmApi::memoryCheck)
@@ -79,128 +77,21 @@ final class VmApi {
                 .string("tags", false, 0, VmApi::tagsCheck)
                 .string("description", false, 8192, null)
                 .string("name", false, 0, ParamSchema.DNS_NAME_CHECK)
-                .string("agent", false, 0, VmApi::agentCheck)
+                .string("agent", false, 0, QemuFormats.AGENT.checker())
+                .string("cpu", false, 0, QemuFormats::cpuCheck)
                 .bool("onboot")
                 .bool("protection")
                 .string("ostype", false)
                 .string("delete", false)
                 .string("digest", false, 64, null)
                 .rootOnly("skiplock");
-    }
-
-    private Object clone(Call c) {
-        ValidParams p = c.params();
-        String node = c.node();
-        int src = c.vmid();
-        cluster.acl.requireVm(src, "VM.Clone");
-        cluster.acl.requireAllocate(p.integer("newid"), p.str("pool"));
-        Vm source = cluster.vms.get(src);
-        if (source == null || !source.node.equals(node)) {
-            throw Errors.handler("unable to find configuration file for VM " + src + " on node '" + node + "'");
+        for (int i = 0; i < 32; i++) {
+            schema.string("net" + i, false, 0, QemuFormats.NET.checker());
         }
-        int newid = p.integer("newid");
-        String target = p.str("target");
-        if (target != null && (target.equals(node) || target.equals("localhost"))) {
-            target = null;
-        }
-        if (target != null && !cluster.nodes.containsKey(target)) {
-            throw Errors.handler("no such cluster node '" + target + "'");
-        }
-        String pool = p.str("pool");
-        if (pool != null && !cluster.pools.containsKey(pool)) {
-            throw new ApiException(403, "Permission check failed (pool '" + pool + "' does not exist)", null, false);
-        }
-        if (source.lock() != null) {
-            throw Errors.handler(Errors.locked(source.lock()));
-        }
-        boolean full = p.bool("full", !source.template());
-        if (!full && p.has("storage")) {
-            throw Errors.handler("parameter 'storage' not allowed for linked clones");
-        }
-        if (!full && p.has("format")) {
-            throw Errors.handler("parameter 'format' not allowed for linked clones");
-        }
-        if (target != null && !source.sharedStorage) {
-            throw Errors.handler("can't clone VM to node '" + target + "' (VM uses local storage)");
-        }
-        if (p.has("snapname")) {
-            throw Errors.handler("snapshot '" + p.str("snapname") + "' does not exist");
-        }
-        Vm existing = cluster.vms.get(newid);
-        Container ct = cluster.containers.get(newid);
-        String holder = existing != null ? existing.node : ct != null ? ct.node() : null;
-        if (holder != null && holder.equals(node)) {
-            throw Errors.handler("unable to create VM " + newid + ": config file already exists");
-        }
-        String id = Integer.toString(src);
-        if (holder != null) {
-            // Only the cluster file system notices an id held on another node.
-            return cluster.failedTask(
-                            TaskKind.CLONE,
-                            node,
-                            id,
-                            "close (rename) atomic file '/etc/pve/nodes/" + node + "/qemu-server/" + newid
-                                    + ".conf' failed: File exists")
-                    .upid
-                    .toString();
-        }
-        Vm clone = new Vm(newid, node);
-        clone.config.put("lock", "clone");
-        clone.agentNeverUp = cluster.faults.agentNeverUpForNewVms || cluster.faults.agentNeverUp.contains(newid);
-        cluster.vms.put(newid, clone);
-        String name = p.str("name");
-        String description = p.str("description");
-        String targetNode = target;
-        return cluster.startTask(TaskKind.CLONE, node, id, new TaskBody() {
-                    @Override
-                    public String finish() {
-                        if (cluster.vms.get(newid) != clone) {
-                            return "clone failed: VM " + newid + " vanished during the clone";
-                        }
-                        Vm from = cluster.vms.get(src);
-                        if (from == null) {
-                            cluster.vms.remove(newid);
-                            return "clone failed: source VM " + src + " vanished during the clone";
-                        }
-                        LinkedHashMap<String, Object> copy = new LinkedHashMap<>(from.config);
-                        copy.remove("template");
-                        copy.remove("lock");
-                        copy.put(
-                                "name",
-                                name != null ? name : "Copy-of-VM-" + (from.name() == null ? src : from.name()));
-                        if (description != null && !description.isEmpty()) {
-                            copy.put("description", description);
-                        }
-                        String storage = p.str("storage") != null
-                                ? p.str("storage")
-                                : from.sharedStorage ? "ceph-vm" : "local-lvm";
-                        copy.put("scsi0", storage + ":vm-" + newid + "-disk-0,size=32G");
-                        copy.put("net0", "virtio=" + cluster.nextMac() + ",bridge=vmbr0");
-                        copy.put("smbios1", "uuid=" + UUID.randomUUID());
-                        copy.put("meta", "creation-qemu=9.2.0,ctime=" + Cluster.epoch());
-                        clone.config.clear();
-                        clone.config.putAll(copy);
-                        clone.sharedStorage = from.sharedStorage;
-                        if (targetNode != null) {
-                            clone.node = targetNode;
-                        }
-                        if (pool != null && cluster.pools.containsKey(pool)) {
-                            cluster.pools.get(pool).members.add(newid);
-                        }
-                        return null;
-                    }
-
-                    @Override
-                    public void abort() {
-                        cluster.vms.remove(newid, clone);
-                    }
-                })
-                .upid
-                .toString();
+        return schema;
     }
 
     private Object getConfig(Call c) {
-        cluster.acl.requireVm(c.vmid(), "VM.Audit");
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (c.params().has("snapshot")) {
             throw Errors.handler("snapshot '" + c.params().str("snapshot") + "' does not exist");
@@ -228,15 +119,6 @@ final class VmApi {
 
     private Object setConfig(Call c, boolean async) {
         ValidParams p = c.params();
-        cluster.acl.requireVm(
-                c.vmid(),
-                p.has("cores") || p.has("sockets")
-                        ? "VM.Config.CPU"
-                        : p.has("memory") || p.has("balloon") ? "VM.Config.Memory" : "VM.Config.Options");
-        Vm vm = cluster.vmOn(c.node(), c.vmid());
-        if (vm.lock() != null) {
-            throw Errors.handler(Errors.locked(vm.lock()));
-        }
         Map<String, String> changes = new LinkedHashMap<>();
         for (String name : p.names()) {
             if (!Set.of("node", "vmid", "delete", "digest", "background_delay").contains(name)) {
@@ -254,8 +136,21 @@ final class VmApi {
         if (changes.isEmpty() && deletes.isEmpty()) {
             throw Errors.handler("no options specified");
         }
+        ConfigPermissions.check(cluster.acl, c.vmid(), deletes, changes);
+        Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (p.has("digest") && !p.str("digest").equalsIgnoreCase(digest(vm))) {
             throw Errors.handler("checksum mismatch (file change by other user?)");
+        }
+        if (vm.lock() != null) {
+            throw Errors.handler(Errors.locked(vm.lock()));
+        }
+        for (Map.Entry<String, String> e : changes.entrySet()) {
+            if (e.getKey().matches("net\\d+")) {
+                // parse_net gives a NIC without a MAC a fresh one
+                Map<String, String> net = new LinkedHashMap<>(QemuFormats.NET.parse(e.getValue()));
+                net.putIfAbsent("macaddr", cluster.nextMac());
+                e.setValue(QemuFormats.printNet(net));
+            }
         }
         if (!async) {
             apply(vm, changes, deletes);

@@ -1,8 +1,37 @@
 package dev.bigfleet.proxmox.pvesim;
 
-/** Power transitions shared by the API and the out-of-band hooks. */
+/** Power transitions and disk cleanup shared by the API and the out-of-band hooks. */
 final class VmLifecycle {
     private VmLifecycle() {}
+
+    /**
+     * qemu-server's check before destroying a template: the volume ID of a base disk a linked clone
+     * still uses, or null.
+     */
+    static String baseInUse(Cluster cluster, Vm vm) {
+        if (!vm.template()) {
+            return null;
+        }
+        for (Drives.Drive d : Drives.of(vm.config)) {
+            if (d.cdrom()) {
+                continue;
+            }
+            Volume v = cluster.volumeOf(vm, d);
+            if (v != null && cluster.storages.baseInUse(v, vm.node)) {
+                return v.volid();
+            }
+        }
+        return null;
+    }
+
+    /** Frees every volume the VM owns on the storages its node sees, as a purge destroy does. */
+    static void freeVolumes(Cluster cluster, Vm vm) {
+        for (StoragePool pool : cluster.storages.pools()) {
+            if (pool.node == null || pool.node.equals(vm.node)) {
+                pool.volumes.values().removeIf(v -> v.owner == vm.vmid);
+            }
+        }
+    }
 
     /** QEMU is up; the guest OS boots and its agent answers after the scaled boot delay. */
     static void powerOn(Cluster cluster, Vm vm) {

@@ -12,10 +12,16 @@ final class VmPowerApi {
     }
 
     void register(Router r, String vm) {
-        r.add("GET", vm + "/status/current", VmApi.vmSchema(), this::current);
+        r.add(
+                "GET",
+                vm + "/status/current",
+                Permission.perm("/vms/{vmid}", "VM.Audit"),
+                VmApi.vmSchema(),
+                this::current);
         r.add(
                 "POST",
                 vm + "/status/start",
+                POWER,
                 VmApi.vmSchema()
                         .integer("timeout", false, 0, 86400)
                         .rootOnly(
@@ -32,6 +38,7 @@ final class VmPowerApi {
         r.add(
                 "POST",
                 vm + "/status/stop",
+                POWER,
                 VmApi.vmSchema()
                         .integer("timeout", false, 0, Long.MAX_VALUE)
                         .bool("overrule-shutdown")
@@ -41,6 +48,7 @@ final class VmPowerApi {
         r.add(
                 "POST",
                 vm + "/status/shutdown",
+                POWER,
                 VmApi.vmSchema()
                         .integer("timeout", false, 0, Long.MAX_VALUE)
                         .bool("forceStop")
@@ -50,6 +58,7 @@ final class VmPowerApi {
         r.add(
                 "DELETE",
                 vm,
+                Permission.perm("/vms/{vmid}", "VM.Allocate"),
                 VmApi.vmSchema()
                         .bool("purge")
                         .bool("destroy-unreferenced-disks")
@@ -57,8 +66,9 @@ final class VmPowerApi {
                 this::destroy);
     }
 
+    private static final Permission POWER = Permission.perm("/vms/{vmid}", "VM.PowerMgmt");
+
     private Object current(Call c) {
-        cluster.acl.requireVm(c.vmid(), "VM.Audit");
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         long now = Cluster.now();
         Map<String, Object> s = new LinkedHashMap<>();
@@ -100,7 +110,6 @@ final class VmPowerApi {
 
     /** Power calls never fail synchronously on a missing or busy VM: their task does. */
     private String powerPrecheck(String node, int vmid) {
-        cluster.acl.requireVm(vmid, "VM.PowerMgmt");
         Vm vm = cluster.vms.get(vmid);
         if (vm == null || !vm.node.equals(node)) {
             return Errors.configMissing(node, vmid);
@@ -129,6 +138,10 @@ final class VmPowerApi {
                     }
                     if (vm.running) {
                         return "VM " + vmid + " already running";
+                    }
+                    String missing = missingBridge(vm);
+                    if (missing != null) {
+                        return "bridge '" + missing + "' does not exist";
                     }
                     VmLifecycle.powerOn(cluster, vm);
                     return null;
@@ -164,10 +177,22 @@ final class VmPowerApi {
                 .toString();
     }
 
+    /** A NIC's bridge the node does not have: QEMU cannot plug the tap device in. */
+    private String missingBridge(Vm vm) {
+        for (Map.Entry<String, Object> e : vm.config.entrySet()) {
+            if (e.getKey().matches("net\\d+")) {
+                String bridge = QemuFormats.NET.parse(e.getValue().toString()).get("bridge");
+                if (bridge != null && !cluster.nodes.get(vm.node).spec.bridges().contains(bridge)) {
+                    return bridge;
+                }
+            }
+        }
+        return null;
+    }
+
     private Object destroy(Call c) {
         String node = c.node();
         int vmid = c.vmid();
-        cluster.acl.requireVm(vmid, "VM.Allocate");
         Vm vm = cluster.vmOn(node, vmid);
         if (vm.running) {
             throw Errors.handler("VM " + vmid + " is running - destroy failed");
@@ -183,9 +208,15 @@ final class VmPowerApi {
         }
         boolean purge = c.params().bool("purge", false);
         return cluster.startTask(TaskKind.DESTROY, node, id, () -> {
-                    if (!cluster.vms.remove(vmid, vm)) {
+                    if (cluster.vms.get(vmid) != vm) {
                         return Errors.configMissing(node, vmid);
                     }
+                    String inUse = VmLifecycle.baseInUse(cluster, vm);
+                    if (inUse != null) {
+                        return "base volume '" + inUse + "' is still in use by linked cloned";
+                    }
+                    cluster.vms.remove(vmid);
+                    VmLifecycle.freeVolumes(cluster, vm);
                     if (purge) {
                         for (Pool pool : cluster.pools.values()) {
                             pool.members.remove(vmid);

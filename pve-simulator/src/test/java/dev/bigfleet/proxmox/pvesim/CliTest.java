@@ -42,6 +42,47 @@ class CliTest {
     }
 
     @Test
+    void storageFlagsChooseTheLayout() {
+        SimulatorConfig c = parse(
+                "--nodes",
+                "pve1,pve2,pve3",
+                "--token",
+                "bigfleet@pve!autoscaler=SECRET",
+                "--tls-dir",
+                "/tmp/x",
+                "--shared-storage",
+                "none",
+                "--templates-per-node",
+                "--template-vmid",
+                "9100",
+                "--template-tags",
+                "bigfleet-template",
+                "--local-lvm-gib",
+                "64",
+                "--node-bridges",
+                "vmbr0,vmbr1");
+        assertThat(c.storages()).extracting(StorageSpec::id).containsExactly("local", "local-lvm");
+        assertThat(c.storages().get(1).capacityBytes()).isEqualTo(64L << 30);
+        assertThat(c.templates())
+                .extracting(t -> t.vmid() + "@" + t.node() + ":" + t.storage() + ":" + t.tags())
+                .containsExactly(
+                        "9100@pve1:local-lvm:bigfleet-template",
+                        "9101@pve2:local-lvm:bigfleet-template",
+                        "9102@pve3:local-lvm:bigfleet-template");
+        assertThat(c.nodes().get(2).bridges()).containsExactly("vmbr0", "vmbr1");
+
+        SimulatorConfig nfs =
+                parse("--token", "bigfleet@pve!autoscaler=SECRET", "--tls-dir", "/tmp/x", "--shared-storage", "nfs");
+        assertThat(nfs.storages())
+                .extracting(s -> s.id() + "/" + s.type().pluginType() + "/" + s.shared())
+                .containsExactly("local/dir/false", "local-lvm/lvmthin/false", "nfs-vm/nfs/true");
+        assertThat(nfs.templates().get(0).storage()).isEqualTo("nfs-vm");
+        assertThat(PveSimulatorMain.run(
+                        "--token", "bigfleet@pve!autoscaler=S", "--tls-dir", "/tmp/x", "--shared-storage", "zfs"))
+                .isEqualTo(1);
+    }
+
+    @Test
     void badFlagsExitNonZero() {
         assertThat(PveSimulatorMain.run("--bogus")).isEqualTo(2);
         assertThat(PveSimulatorMain.run("--tls-dir", "/tmp/x"))

@@ -32,6 +32,7 @@ public final class SimulatedCluster {
     private final Map<String, Long> vmidByMachine = new HashMap<>();
     // kept incrementally so node status stays O(nodes) however many VMs there are
     private final Map<String, Long> runningMemoryByNode = new HashMap<>();
+    private final Map<String, Integer> vmsByNode = new HashMap<>();
     private long nextVmid = FIRST_VMID;
 
     /**
@@ -71,11 +72,21 @@ public final class SimulatedCluster {
         return all;
     }
 
-    /** Every node with its capacity; used memory is what its running VMs take. */
+    /**
+     * Every node with its capacity; used memory is what its running VMs take, used storage a disk of
+     * {@link NodeCapacity#DISK_BYTES} per VM on it.
+     */
     public synchronized List<NodeStatus> nodeStatuses() {
         List<NodeStatus> statuses = new ArrayList<>(nodeNames.size());
         for (String node : nodeNames) {
-            statuses.add(new NodeStatus(node, true, capacity.memoryBytes(), usedMemory(node), capacity.cpus()));
+            statuses.add(new NodeStatus(
+                    node,
+                    true,
+                    capacity.memoryBytes(),
+                    usedMemory(node),
+                    capacity.cpus(),
+                    capacity.storageBytes(),
+                    vmsByNode.getOrDefault(node, 0) * NodeCapacity.DISK_BYTES));
         }
         return statuses;
     }
@@ -180,6 +191,7 @@ public final class SimulatedCluster {
     }
 
     private void account(SimulatedVm vm, int sign) {
+        vmsByNode.merge(vm.node(), sign, Integer::sum);
         if (vm.running()) {
             runningMemoryByNode.merge(vm.node(), sign * vm.memoryBytes(), Long::sum);
         }

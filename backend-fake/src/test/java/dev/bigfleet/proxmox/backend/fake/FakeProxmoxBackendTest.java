@@ -190,7 +190,7 @@ class FakeProxmoxBackendTest {
     }
 
     @Test
-    void nodesReportFixedCapacityAndTheMemoryOfRunningVms() throws Exception {
+    void nodesReportFixedCapacityTheMemoryOfRunningVmsAndTheDisksOfAll() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, false);
         CreatedVm a = Fixtures.create(backend, "m-1");
         Fixtures.create(backend, "m-2");
@@ -198,8 +198,8 @@ class FakeProxmoxBackendTest {
 
         assertThat(backend.nodes())
                 .containsExactly(
-                        new NodeStatus(NODE, true, 512 * GIB, 4 * GIB, 128),
-                        new NodeStatus("pve2", true, 512 * GIB, 0, 128));
+                        new NodeStatus(NODE, true, 512 * GIB, 4 * GIB, 128, 4096 * GIB, 64 * GIB),
+                        new NodeStatus("pve2", true, 512 * GIB, 0, 128, 4096 * GIB, 0));
     }
 
     @Test

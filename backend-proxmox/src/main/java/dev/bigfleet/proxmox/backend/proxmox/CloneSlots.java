@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A bulkhead per target node: at most {@code --max-concurrent-clones-per-node} full clones run
- * against one node at a time, so a burst of Creates does not saturate its storage. Waiting for a
- * slot is bounded by the transition's deadline.
+ * A bulkhead per copying node (the node that holds the template and runs the clone task): at most
+ * {@code --max-concurrent-clones-per-node} full clones copy on one node at a time, so a burst of
+ * Creates does not saturate its storage. Waiting for a slot is bounded by the transition's
+ * deadline. Linked clones copy nothing and take no slot.
  */
 final class CloneSlots {
     /** A held slot; closing it gives it back. */
@@ -17,6 +18,9 @@ final class CloneSlots {
         @Override
         void close();
     }
+
+    /** No slot (a linked clone). */
+    static final Permit NONE = () -> {};
 
     private final int perNode;
     private final Map<String, Bulkhead<Object>> nodes = new ConcurrentHashMap<>();
@@ -37,7 +41,7 @@ final class CloneSlots {
         }
         if (!acquired) {
             throw new BackendException("no clone slot free on node " + node + " before the transition deadline ("
-                    + perNode + " clones already running there; --max-concurrent-clones-per-node)");
+                    + perNode + " full clones already copying there; --max-concurrent-clones-per-node)");
         }
         return bulkhead::releasePermit;
     }

@@ -6,6 +6,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.NodeEntry;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveTransport;
+import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
@@ -17,8 +18,10 @@ import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The real backend: drives a Proxmox VE cluster through {@code /api2/json}. Each operation proves
@@ -35,8 +38,11 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final Drainer drainer;
     private final VmDestroyer destroyer;
     private final CapacityGate capacity;
+    private final StorageStatusCache storageStatus;
+    private final StorageGate storage;
     private final VerifiedVms verified = new VerifiedVms();
     private final Redactor redactor;
+    private volatile PlacementPlan plan = new PlacementPlan(List.of());
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -50,19 +56,25 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         AgentWaiter agent = new AgentWaiter(api, settings.agentTimeout());
         this.power = new PowerControl(api, tasks, agent);
         this.capacity = new CapacityGate(settings.memoryOvercommit());
+        this.storageStatus = new StorageStatusCache(api);
+        this.storage = new StorageGate(storageStatus);
+        CloneJournal journal = new CloneJournal();
+        CloneLocator locator = new CloneLocator(api, markers);
+        CloneFinisher finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator);
         this.creator = new VmCreator(
                 api,
                 markers,
-                inventory,
                 capacity,
+                storage,
                 new VmidAllocator(api, settings.vmidRange()),
                 new CloneSlots(settings.maxClonesPerNode()),
-                new CloneJournal(),
+                journal,
                 tasks,
-                power,
-                agent,
-                settings.pool(),
-                settings.cloneStorage());
+                locator,
+                new VmAdopter(markers, inventory, journal, locator, finisher, power),
+                finisher,
+                () -> plan,
+                settings.pool());
         GuestExec exec = new GuestExec(api);
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
         this.drainer = new Drainer(exec);
@@ -71,6 +83,15 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
 
     PveClient api() {
         return api;
+    }
+
+    StorageStatusCache storageStatus() {
+        return storageStatus;
+    }
+
+    /** The templates and clone modes startup chose for each (instance type, node). */
+    void usePlan(PlacementPlan chosen) {
+        this.plan = chosen;
     }
 
     @Override
@@ -114,12 +135,15 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             destroyer.destroy(target, context);
             inventory.forget(target.vmid());
             capacity.release(target.machineId());
+            storage.release(target.machineId());
             return null;
         });
     }
 
+    /** A reconcile pass: besides listing the VMs, it marks the storage reads stale (no call). */
     @Override
     public List<ManagedVm> describeManaged() throws BackendException {
+        storageStatus.expire();
         return scrubbed("describe", redactor, inventory::describe);
     }
 
@@ -127,10 +151,31 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     public List<NodeStatus> nodes() throws BackendException {
         return scrubbed("nodes", redactor, () -> {
             List<NodeEntry> nodes = api.nodes();
-            return nodes.stream()
-                    .map(n -> new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu()))
-                    .toList();
+            return nodes.stream().map(this::withStorage).toList();
         });
+    }
+
+    /** The node with the space of the storages its clones are on, as the node sees them now. */
+    private NodeStatus withStorage(NodeEntry n) {
+        Set<String> used = new LinkedHashSet<>();
+        for (Placement p : plan.all()) {
+            if (p.node().equals(n.node())) {
+                used.addAll(p.writes().keySet());
+                p.template().disks().stream().filter(d -> !d.cdrom()).forEach(d -> used.add(d.storage()));
+            }
+        }
+        long total = 0;
+        long taken = 0;
+        Optional<StorageStatusCache.Read> read =
+                used.isEmpty() || !n.online() ? Optional.empty() : Optional.of(storageStatus.refresh(n.node()));
+        for (String s : used) {
+            Optional<StorageStatus> st = read.flatMap(r -> r.find(s));
+            if (st.isPresent()) {
+                total += st.get().total();
+                taken += st.get().used();
+            }
+        }
+        return new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu(), total, taken);
     }
 
     /** The machine's VM, owned and up: as ensureRunning just proved in this operation, or checked now. */
@@ -156,9 +201,10 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             String clean = redactor.scrub(String.valueOf(e.getMessage()));
             String message = clean.startsWith(what + ":") ? clean : what + ": " + clean;
             // the cause may quote the same text; keep it only when nothing had to be removed
-            throw clean.equals(e.getMessage())
-                    ? new BackendException(message, e.getCause())
-                    : new BackendException(message);
+            Throwable cause = clean.equals(e.getMessage()) ? e.getCause() : null;
+            throw e.isTransient()
+                    ? BackendException.transientFailure(message, cause)
+                    : new BackendException(message, cause);
         } catch (PveApiException e) {
             throw new BackendException(what + ": " + redactor.scrub(String.valueOf(e.getMessage())));
         }

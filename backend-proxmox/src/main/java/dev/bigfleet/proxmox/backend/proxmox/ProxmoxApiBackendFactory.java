@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Selected with {@code --proxmox-backend proxmox} (or {@code auto} with an API URL). Reads and
- * validates its options, then proves the cluster is the one configured (TLS, token, nodes, pool,
- * templates) before the provider starts serving.
+ * validates its options and the instance types' settings, then proves the cluster is the one
+ * configured (TLS, token, nodes, pool, a template per type and node, storages, bridges, CPU
+ * models, privileges) before the provider starts serving.
  */
 public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
     public static final String NAME = "proxmox";
@@ -40,6 +41,15 @@ public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
         return ProxmoxOptions.ALL;
     }
 
+    /**
+     * The keys of {@link TypeSettings}: template choice, clone mode and shape. {@code template_vmid}
+     * is among them so an entry's own template VMID can win over {@code --template-tags}.
+     */
+    @Override
+    public List<String> instanceTypeSettings() {
+        return TypeSettings.KEYS;
+    }
+
     /** {@code auto} means this backend as soon as an API URL is given. */
     @Override
     public boolean claimsAuto(BackendOptions options) {
@@ -60,8 +70,14 @@ public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
     public ProxmoxBackend create(BackendContext context) {
         ProxmoxSettings settings = ProxmoxSettings.from(context.options());
         StartupCheck.checkPlacement(context);
+        context.catalog().asMap().values().forEach(TypeSettings::of);
         ProxmoxApiBackend backend = new ProxmoxApiBackend(settings, context.providerLabel(), context.apiCalls());
-        new StartupCheck(backend.api()).run(context, settings.pool());
+        try {
+            backend.usePlan(new StartupCheck(backend.api()).run(context, settings, backend.storageStatus()));
+        } catch (RuntimeException e) {
+            backend.close();
+            throw e;
+        }
         log.info("proxmox backend ready: provider={} {}", context.providerLabel(), settings);
         return backend;
     }

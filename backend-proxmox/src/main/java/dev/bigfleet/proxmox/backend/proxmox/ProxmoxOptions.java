@@ -62,6 +62,16 @@ final class ProxmoxOptions {
             .description("Target storage of full clones; default: the template's.")
             .flag("--clone-storage")
             .build();
+    static final BackendOption TEMPLATE_TAGS = BackendOption.named("template-tags")
+            .description("Comma-separated tags: on each node, clone the one template carrying all of them"
+                    + " (wins over --template-vmid; an instance type's own choice wins over both).")
+            .flag("--template-tags")
+            .build();
+    static final BackendOption CLONE_MODE = BackendOption.named("clone-mode")
+            .description("full or linked: how templates are cloned (an instance type's clone_mode wins).")
+            .defaultValue("full")
+            .flag("--clone-mode")
+            .build();
     static final BackendOption AGENT_TIMEOUT = BackendOption.named("agent-timeout")
             .description("How long a started VM's guest agent may take to answer.")
             .defaultValue("4m")
@@ -82,6 +92,8 @@ final class ProxmoxOptions {
             MEMORY_OVERCOMMIT,
             VMID_RANGE,
             CLONE_STORAGE,
+            TEMPLATE_TAGS,
+            CLONE_MODE,
             AGENT_TIMEOUT);
 
     private ProxmoxOptions() {}

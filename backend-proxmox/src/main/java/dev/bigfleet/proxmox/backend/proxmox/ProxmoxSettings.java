@@ -38,6 +38,8 @@ record ProxmoxSettings(
         double memoryOvercommit,
         Optional<VmidRange> vmidRange,
         Optional<String> cloneStorage,
+        List<String> templateTags,
+        CloneMode cloneMode,
         Duration agentTimeout,
         TransportPolicy transport) {
 
@@ -46,6 +48,8 @@ record ProxmoxSettings(
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(trust, "trust");
         bootstrapExec = List.copyOf(bootstrapExec);
+        templateTags = List.copyOf(templateTags);
+        Objects.requireNonNull(cloneMode, "cloneMode");
     }
 
     static ProxmoxSettings from(BackendOptions o) {
@@ -78,8 +82,39 @@ record ProxmoxSettings(
                 overcommit(o),
                 vmidRange(o),
                 trimmed(o, ProxmoxOptions.CLONE_STORAGE),
+                templateTags(o),
+                cloneMode(o),
                 agentTimeout(o),
                 TransportPolicy.defaults());
+    }
+
+    /** {@code --template-tags a,b}: Proxmox tags, compared lower-cased; empty when unset. */
+    private static List<String> templateTags(BackendOptions o) {
+        List<String> tags = Arrays.stream(o.string(ProxmoxOptions.TEMPLATE_TAGS).split(",", -1))
+                .map(t -> t.trim().toLowerCase(Locale.ROOT))
+                .filter(t -> !t.isEmpty())
+                .toList();
+        for (String t : tags) {
+            if (!t.matches(TypeSettings.TAG)) {
+                throw new IllegalArgumentException(o.where(ProxmoxOptions.TEMPLATE_TAGS) + ": \"" + t
+                        + "\" is not a Proxmox tag (letters, digits, _ + . -, not starting with + . -)");
+            }
+        }
+        return tags;
+    }
+
+    /** {@code --clone-mode full|linked}; linked clones take no {@code --clone-storage} (Proxmox refuses it). */
+    private static CloneMode cloneMode(BackendOptions o) {
+        String v = o.string(ProxmoxOptions.CLONE_MODE);
+        CloneMode mode = CloneMode.parse(v)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        o.where(ProxmoxOptions.CLONE_MODE) + ": \"" + v + "\" must be full or linked"));
+        if (mode == CloneMode.LINKED && trimmed(o, ProxmoxOptions.CLONE_STORAGE).isPresent()) {
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.CLONE_MODE) + ": linked clones stay on their"
+                    + " template's storage; Proxmox refuses " + o.where(ProxmoxOptions.CLONE_STORAGE)
+                    + " for them (parameter 'storage' not allowed for linked clones)");
+        }
+        return mode;
     }
 
     private static Optional<String> trimmed(BackendOptions o, BackendOption option) {
@@ -106,6 +141,8 @@ record ProxmoxSettings(
                 memoryOvercommit,
                 vmidRange,
                 cloneStorage,
+                templateTags,
+                cloneMode,
                 agentTimeout,
                 policy);
     }
@@ -122,6 +159,8 @@ record ProxmoxSettings(
                 memoryOvercommit,
                 vmidRange,
                 cloneStorage,
+                templateTags,
+                cloneMode,
                 timeout,
                 transport);
     }
@@ -279,7 +318,8 @@ record ProxmoxSettings(
                 + (trust.pin().isPresent() ? "pin" : "")
                 + pool.map(p -> ", pool=" + p).orElse("") + ", clones/node=" + maxClonesPerNode + ", overcommit="
                 + memoryOvercommit + vmidRange.map(r -> ", vmids=" + r).orElse("")
-                + cloneStorage.map(s -> ", storage=" + s).orElse("") + ", agent-timeout=" + agentTimeout.toSeconds()
-                + "s";
+                + cloneStorage.map(s -> ", storage=" + s).orElse("")
+                + (templateTags.isEmpty() ? "" : ", template-tags=" + String.join(",", templateTags))
+                + ", clone-mode=" + cloneMode + ", agent-timeout=" + agentTimeout.toSeconds() + "s";
     }
 }

@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
-import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.backend.proxmox.client.ClusterResource;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
@@ -17,9 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the backend proves before the provider serves: the TLS peer is the one configured, the
- * token is accepted, every {@code --nodes} entry is a cluster node, the pool exists, and every
- * template an offering clones is a template. Mistakes are {@link IllegalArgumentException}s naming
- * the flag; an unreachable cluster is an {@link IllegalStateException}.
+ * token is accepted, every {@code --nodes} entry is a cluster node, the pool exists, every
+ * (instance type, node) pair of the offerings has a template it can clone there ({@link
+ * TemplateResolver}, {@link PlacementCheck}), and the token holds the privileges all that needs
+ * ({@link PrivilegeCheck}). Mistakes are {@link IllegalArgumentException}s naming the flag; an
+ * unreachable cluster is an {@link IllegalStateException}.
  */
 final class StartupCheck {
     private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
@@ -44,7 +45,8 @@ final class StartupCheck {
         }
     }
 
-    void run(BackendContext context, Optional<String> pool) {
+    PlacementPlan run(BackendContext context, ProxmoxSettings settings, StorageStatusCache storages) {
+        Optional<String> pool = settings.pool();
         String version;
         try {
             version = api.version();
@@ -59,8 +61,42 @@ final class StartupCheck {
         }
         checkNodes(context.nodes(), listed);
         pool.ifPresent(this::checkPool);
-        checkTemplates(context, listed);
-        log.info("Proxmox VE {} reachable; nodes {} and templates checked", version, String.join(",", context.nodes()));
+        PlacementPlan plan =
+                new TemplateResolver(api, settings).resolve(context, listed, new PlacementCheck(api, storages));
+        List<String> nodes =
+                context.offerings().stream().map(Offering::zone).distinct().toList();
+        new PrivilegeCheck(api).check(PrivilegeCheck.required(plan, pool, nodes, majorVersion(version) >= 9));
+        for (Placement p : plan.all()) {
+            log.info(
+                    "{} on {}: {} clone of template {} on {}{}",
+                    p.type().name(),
+                    p.node(),
+                    p.mode(),
+                    p.template().vmid(),
+                    p.template().node(),
+                    p.target().isPresent() ? " (disks on shared storage)" : "");
+        }
+        log.info(
+                "Proxmox VE {} reachable; nodes {}, templates, storages and privileges checked",
+                version,
+                String.join(",", context.nodes()));
+        return plan;
+    }
+
+    private static int majorVersion(String version) {
+        try {
+            return Integer.parseInt(version.split("\\.", 2)[0].trim());
+        } catch (NumberFormatException e) {
+            return 9;
+        }
+    }
+
+    /** A failed call at startup: a refusal (403) names {@code where}; anything else as {@link #startupFailure}. */
+    static RuntimeException failure(String where, PveApiException e) {
+        if (e.kind() == PveApiException.Kind.HTTP && e.status() == 403) {
+            return new IllegalArgumentException(where + e.getMessage());
+        }
+        return startupFailure(e);
     }
 
     private static RuntimeException startupFailure(PveApiException e) {
@@ -110,41 +146,6 @@ final class StartupCheck {
                         + " the token: " + e.getMessage());
             }
             throw startupFailure(e);
-        }
-    }
-
-    private void checkTemplates(BackendContext context, List<ClusterResource> listed) {
-        Map<Long, String> templates = new LinkedHashMap<>();
-        for (Offering o : context.offerings()) {
-            context.catalog()
-                    .find(o.instanceType())
-                    .map(InstanceType::templateVmid)
-                    .ifPresent(vmid -> templates.putIfAbsent(vmid, o.instanceType()));
-        }
-        for (Map.Entry<Long, String> t : templates.entrySet()) {
-            long vmid = t.getKey();
-            String where = "--template-vmid / --instance-types: template VMID " + vmid + " (instance type "
-                    + t.getValue() + ")";
-            Optional<ClusterResource> r =
-                    listed.stream().filter(x -> x.isQemu() && x.vmid() == vmid).findFirst();
-            if (r.isEmpty()) {
-                throw new IllegalArgumentException(where + " is not in the cluster (or not visible to the API token)");
-            }
-            boolean isTemplate;
-            if (r.get().template().isPresent()) {
-                isTemplate = r.get().template().get();
-            } else {
-                // a VM not yet sampled by the statistics feed: ask its config
-                try {
-                    isTemplate = api.config(r.get().node(), vmid).template();
-                } catch (PveApiException e) {
-                    throw startupFailure(e);
-                }
-            }
-            if (!isTemplate) {
-                throw new IllegalArgumentException(
-                        where + " is a VM, not a template (convert it with" + " `qm template " + vmid + "`)");
-            }
         }
     }
 }

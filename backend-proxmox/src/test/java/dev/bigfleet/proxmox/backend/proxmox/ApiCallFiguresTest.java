@@ -3,9 +3,12 @@ package dev.bigfleet.proxmox.backend.proxmox;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
+import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.pvesim.ForeignVm;
 import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
@@ -16,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +40,8 @@ class ApiCallFiguresTest {
     void callsPerOperationAndPerReconcilePass() throws Exception {
         List<Row> rows = new ArrayList<>(operations(Duration.ZERO, "instant"));
         rows.addAll(operations(PACED, "simulated delays, unit " + PACED.toMillis() + " ms"));
+        rows.addAll(localCreates(Duration.ZERO, "instant"));
+        rows.addAll(localCreates(PACED, "simulated delays, unit " + PACED.toMillis() + " ms"));
         try (SimCluster cluster = SimCluster.start()) {
             CountingRecorder calls = new CountingRecorder();
             addManagedVms(cluster, MANAGED);
@@ -89,6 +95,53 @@ class ApiCallFiguresTest {
 
                 backend.destroy(target, forMachine(id));
                 rows.add(row("Delete (" + pace + ")", calls, cluster, "7 + polls"));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * A Create on node-local storage with a template per node chosen by tags: a full clone, and a
+     * linked one of a type with {@code clone_mode} linked. The first Create on a node also reads its
+     * storages (cached until the next reconcile pass), so each is measured on a node of its own.
+     */
+    private static List<Row> localCreates(Duration latency, String pace) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (SimCluster cluster = SimCluster.localStorage(b -> b.latency(latency))) {
+            CountingRecorder calls = new CountingRecorder();
+            String tags = "[\"" + SimCluster.TEMPLATE_TAG + "\"]";
+            InstanceTypeCatalog catalog = SimCluster.catalog(
+                    SimCluster.type("pve.small", Map.of("template_tags", tags)),
+                    SimCluster.type("pve.medium", Map.of("template_tags", tags, "clone_mode", "\"linked\"")));
+            List<Offering> offerings = new ArrayList<>(SimCluster.onEachNode("pve.small"));
+            offerings.addAll(SimCluster.onEachNode("pve.medium"));
+            try (ProxmoxBackend backend =
+                    cluster.backend("proxmox", SimCluster.THREE_NODES, catalog, offerings, Map.of(), calls)) {
+                backend.describeManaged();
+                for (String[] c : new String[][] {{"pve.small", "pve2", "full"}, {"pve.medium", "pve3", "linked"}}) {
+                    calls.reset();
+                    cluster.sim.clearRequests();
+                    String id = "proxmox/OnDemand/" + c[0] + "/" + c[1] + "/000";
+                    backend.cloneAndStart(
+                            new CloneSpec(id, catalog.find(c[0]).orElseThrow(), c[1], Map.of()), forMachine(id));
+                    rows.add(row(
+                            "Create, local storage, " + c[2] + " clone, first on its node since a reconcile (" + pace
+                                    + ")",
+                            calls,
+                            cluster,
+                            "fails (one template, target=)"));
+                }
+                String again = "proxmox/OnDemand/pve.medium/pve3/001";
+                calls.reset();
+                cluster.sim.clearRequests();
+                backend.cloneAndStart(
+                        new CloneSpec(again, catalog.find("pve.medium").orElseThrow(), "pve3", Map.of()),
+                        forMachine(again));
+                rows.add(row(
+                        "Create, local storage, linked clone, storages already read (" + pace + ")",
+                        calls,
+                        cluster,
+                        "fails (one template, target=)"));
             }
         }
         return rows;

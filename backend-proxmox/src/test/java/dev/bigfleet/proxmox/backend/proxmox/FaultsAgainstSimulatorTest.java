@@ -3,6 +3,8 @@ package dev.bigfleet.proxmox.backend.proxmox;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bigfleet.proxmox.api.CapacityType;
+import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.ForeignVm;
 import dev.bigfleet.proxmox.pvesim.NodeSpec;
@@ -81,7 +83,7 @@ class FaultsAgainstSimulatorTest {
         BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
 
         assertThat(e.getMessage())
-                .startsWith("create: clone template 9000 -> node pve1: task failed:")
+                .startsWith("create: full clone of template 9000 on pve1: task failed:")
                 .contains("clone failed: simulated failure");
         assertThat(clones()).isEmpty();
     }
@@ -196,7 +198,9 @@ class FaultsAgainstSimulatorTest {
                         "proxmox",
                         List.of("pve1", "pve2", "pve3"),
                         SimCluster.CATALOG,
-                        SimCluster.offerings(),
+                        List.of(
+                                new Offering("pve.small", "pve2", CapacityType.ON_DEMAND, 4, Map.of(), Map.of()),
+                                new Offering("pve.small", "pve3", CapacityType.ON_DEMAND, 4, Map.of(), Map.of())),
                         BackendOptions.of(cluster.options()),
                         calls));
         String a = "proxmox/OnDemand/pve.small/pve3/000";

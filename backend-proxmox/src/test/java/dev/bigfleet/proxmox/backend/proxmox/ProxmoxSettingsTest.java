@@ -46,7 +46,22 @@ class ProxmoxSettingsTest {
         assertThat(s.cloneStorage()).isEmpty();
         assertThat(s.pool()).isEmpty();
         assertThat(s.agentTimeout()).isEqualTo(Duration.ofMinutes(4));
+        assertThat(s.templateTags()).isEmpty();
+        assertThat(s.cloneMode()).isEqualTo(CloneMode.FULL);
         assertThat(s.toString()).doesNotContain("s3cret-value").contains("bigfleet@pve!autoscaler");
+    }
+
+    @Test
+    void templateTagsAndCloneModeAreCheckedAndLinkedClonesTakeNoCloneStorage() {
+        ProxmoxSettings s = parse(Map.of("template-tags", " BigFleet-Template , k8s ", "clone-mode", "linked"));
+        assertThat(s.templateTags()).containsExactly("bigfleet-template", "k8s");
+        assertThat(s.cloneMode()).isEqualTo(CloneMode.LINKED);
+        refused(Map.of("template-tags", "ok,+bad"), "--template-tags: \"+bad\" is not a Proxmox tag");
+        refused(Map.of("clone-mode", "thin"), "--clone-mode: \"thin\" must be full or linked");
+        refused(
+                Map.of("clone-mode", "linked", "clone-storage", "ceph-vm"),
+                "--clone-mode: linked clones stay on their template's storage; Proxmox refuses --clone-storage"
+                        + " for them");
     }
 
     @Test

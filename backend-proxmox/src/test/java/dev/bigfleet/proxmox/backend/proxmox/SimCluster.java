@@ -4,8 +4,11 @@ import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Offering;
+import dev.bigfleet.proxmox.pvesim.NodeSpec;
 import dev.bigfleet.proxmox.pvesim.PveSimulator;
 import dev.bigfleet.proxmox.pvesim.SimulatorConfig;
+import dev.bigfleet.proxmox.pvesim.StorageSpec;
+import dev.bigfleet.proxmox.pvesim.TemplateSpec;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.BackendContext;
 import dev.bigfleet.proxmox.spi.BackendOptions;
@@ -22,8 +25,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * A simulated two-node cluster (pve1, pve2) with template 9000 on pve1 and pool {@code bigfleet},
- * and backends built through the real factory against it over HTTPS.
+ * A simulated two-node cluster (pve1, pve2) with template 9000 on pve1 (on shared storage) and pool
+ * {@code bigfleet}, or a three-node one on node-local storage ({@link #localStorage}), and backends
+ * built through the real factory against it over HTTPS.
  */
 final class SimCluster implements AutoCloseable {
     static final String TOKEN_ID = "bigfleet@pve!autoscaler";
@@ -53,6 +57,46 @@ final class SimCluster implements AutoCloseable {
                 .pool(POOL)
                 .token(TOKEN_ID + "=" + SECRET);
         customize.accept(b);
+        return start(b);
+    }
+
+    static final List<String> THREE_NODES = List.of("pve1", "pve2", "pve3");
+    static final String TEMPLATE_TAG = "bigfleet-template";
+
+    /**
+     * Three nodes on the installer's layout ({@code local}, {@code local-lvm} per node, no shared
+     * storage), each with its own template on {@code local-lvm}: 9001 on pve1, 9002 on pve2, 9003 on
+     * pve3, tagged {@value #TEMPLATE_TAG}.
+     */
+    static SimCluster localStorage(Consumer<SimulatorConfig.Builder> customize) {
+        return localStorage(THREE_NODES.stream().map(NodeSpec::of).toList(), customize);
+    }
+
+    /** As {@link #localStorage(Consumer)} with these three nodes (bridges, capacity). */
+    static SimCluster localStorage(List<NodeSpec> nodes, Consumer<SimulatorConfig.Builder> customize) {
+        SimulatorConfig.Builder b = SimulatorConfig.builder();
+        nodes.forEach(b::node);
+        b.storage(StorageSpec.local())
+                .storage(StorageSpec.localLvm())
+                .pool(POOL)
+                .token(TOKEN_ID + "=" + SECRET);
+        for (int i = 0; i < 3; i++) {
+            b.template(TemplateSpec.of(9001 + i, THREE_NODES.get(i))
+                    .withStorage("local-lvm")
+                    .withTags("k8s;" + TEMPLATE_TAG));
+        }
+        customize.accept(b);
+        return start(b);
+    }
+
+    /** One offering of 4 slots of {@code type} on each of the three nodes. */
+    static List<Offering> onEachNode(String type) {
+        return THREE_NODES.stream()
+                .map(n -> new Offering(type, n, CapacityType.ON_DEMAND, 4, Map.of(), Map.of()))
+                .toList();
+    }
+
+    private static SimCluster start(SimulatorConfig.Builder b) {
         try {
             PveSimulator sim = PveSimulator.start(b.build());
             Path secret = Files.createTempFile("pve-token", ".secret");
@@ -86,12 +130,31 @@ final class SimCluster implements AutoCloseable {
     }
 
     ProxmoxBackend backend(String provider, Map<String, String> overrides, ApiCallRecorder recorder) throws Exception {
+        return backend(provider, List.of("pve1", "pve2"), CATALOG, offerings(), overrides, recorder);
+    }
+
+    ProxmoxBackend backend(
+            String provider,
+            List<String> nodes,
+            InstanceTypeCatalog catalog,
+            List<Offering> offerings,
+            Map<String, String> overrides,
+            ApiCallRecorder recorder)
+            throws Exception {
         Map<String, String> o = new LinkedHashMap<>(options());
         o.putAll(overrides);
         o.values().removeIf(v -> v == null || v.isEmpty());
         return new ProxmoxApiBackendFactory()
-                .create(new BackendContext(
-                        provider, List.of("pve1", "pve2"), CATALOG, offerings(), BackendOptions.of(o), recorder));
+                .create(new BackendContext(provider, nodes, catalog, offerings, BackendOptions.of(o), recorder));
+    }
+
+    /** An instance type with backend settings, each value JSON text as the catalog file hands it over. */
+    static InstanceType type(String name, Map<String, String> settings) {
+        return new InstanceType(name, 2, 4096, 9000, settings);
+    }
+
+    static InstanceTypeCatalog catalog(InstanceType... types) {
+        return new InstanceTypeCatalog(List.of(types));
     }
 
     static CloneSpec clone(String machineId, String zone) {

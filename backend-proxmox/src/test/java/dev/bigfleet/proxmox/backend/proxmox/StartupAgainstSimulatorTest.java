@@ -202,8 +202,8 @@ class StartupAgainstSimulatorTest {
         Exception e =
                 refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9001));
         assertThat(e.getMessage())
-                .isEqualTo("--template-vmid / --instance-types: template VMID 9001 (instance type"
-                        + " pve.small) is a VM, not a template (convert it with `qm template 9001`)");
+                .isEqualTo("--template-vmid: instance type pve.small on node pve1: VMID 9001 is a VM, not a template"
+                        + " (convert it with `qm template 9001`)");
         Exception missing =
                 refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9555));
         assertThat(missing.getMessage()).contains("template VMID 9555").contains("is not in the cluster");

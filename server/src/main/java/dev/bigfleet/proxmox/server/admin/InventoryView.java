@@ -318,8 +318,16 @@ public final class InventoryView {
         List<NodeRow> rows = new ArrayList<>();
         for (NodeStatus n : read.nodes()) {
             int[] p = placed.getOrDefault(n.name(), new int[2]);
-            rows.add(
-                    new NodeRow(n.name(), n.online(), n.maxCpu(), p[1], n.usedMemoryBytes(), n.maxMemoryBytes(), p[0]));
+            rows.add(new NodeRow(
+                    n.name(),
+                    n.online(),
+                    n.maxCpu(),
+                    p[1],
+                    n.usedMemoryBytes(),
+                    n.maxMemoryBytes(),
+                    n.storageUsedBytes(),
+                    n.storageTotalBytes(),
+                    p[0]));
         }
         return new NodeList(rows, read.at().toString(), read.error());
     }

@@ -2,7 +2,8 @@ package dev.bigfleet.proxmox.server.admin;
 
 /**
  * A Proxmox node as the backend reports it, plus what the inventory places on it: the VMs of this
- * provider and their vCPUs (CPU use as allocation, which is what limits further clones).
+ * provider and their vCPUs (CPU use as allocation, which is what limits further clones), and the
+ * space of the storage its clones are written to (0 of 0 when the backend does not report it).
  */
 public record NodeRow(
         String name,
@@ -11,4 +12,6 @@ public record NodeRow(
         int vcpuAllocated,
         long memoryUsedBytes,
         long memoryTotalBytes,
+        long storageUsedBytes,
+        long storageTotalBytes,
         int vms) {}

@@ -138,6 +138,10 @@ class AdminApiTest {
         assertThat(pveA.get("vms").asInt()).isEqualTo(2);
         assertThat(pveA.get("vcpu_allocated").asInt()).isEqualTo(16);
         assertThat(pveA.get("memory_total_bytes").asLong()).isPositive();
+        assertThat(pveA.get("storage_total_bytes").asLong()).isEqualTo(4096L << 30);
+        assertThat(pveA.get("storage_used_bytes").asLong())
+                .as("the fake's 32 GiB disk per VM")
+                .isEqualTo(64L << 30);
 
         JsonNode failures = get("/api/v1/failures");
         assertThat(failures).hasSize(1);

@@ -104,6 +104,10 @@ class AdminPageBrowserTest {
                 .until(d -> browser.findElements(By.cssSelector("#nodes-table tbody tr"))
                                 .size()
                         == 2);
+        assertThat(browser.findElement(By.cssSelector("#nodes-table tbody tr td:nth-child(6)"))
+                        .getText())
+                .as("storage used next to memory")
+                .endsWith(" / 4096 GiB");
         assertThat(browser.findElement(By.id("types-table")).getText())
                 .contains("explicit")
                 .contains("synthetic");

@@ -2,8 +2,10 @@ package dev.bigfleet.proxmox.backend.proxmox.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The Proxmox VE API calls the provider makes, one typed method each. Failures are
@@ -62,6 +64,88 @@ public final class PveClient {
         return id;
     }
 
+    /**
+     * {@code GET /cluster/nextid?vmid=N}: whether a VM (or container) holds the VMID anywhere, even
+     * one the token may not see (a clone in flight, for a pool-scoped token).
+     */
+    public boolean vmidTaken(long vmid) {
+        try {
+            call(
+                    "GET",
+                    "GET /cluster/nextid",
+                    "/cluster/nextid",
+                    FormParams.builder().add("vmid", vmid).build(),
+                    CallSafety.REPEATABLE);
+            return false;
+        } catch (PveApiException e) {
+            if (e.isStatus(400) && e.mentions("already exists")) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    /** {@code GET /nodes/{node}/storage}: the storages the token may audit or allocate on, as that node sees them. */
+    public List<StorageStatus> nodeStorage(String node) {
+        JsonNode data = call(
+                "GET",
+                "GET node storage",
+                "/nodes/" + PathSegment.encode(node) + "/storage",
+                FormParams.none(),
+                CallSafety.REPEATABLE);
+        List<StorageStatus> out = new ArrayList<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(StorageStatus.from(n)));
+        }
+        return out;
+    }
+
+    /** {@code GET /nodes/{node}/network?type=any_bridge}: the node's bridges the token may use. */
+    public Set<String> nodeBridges(String node) {
+        JsonNode data = call(
+                "GET",
+                "GET node network",
+                "/nodes/" + PathSegment.encode(node) + "/network",
+                FormParams.builder().add("type", "any_bridge").build(),
+                CallSafety.REPEATABLE);
+        Set<String> out = new LinkedHashSet<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(Json.textOr(n, "iface", "")));
+        }
+        return out;
+    }
+
+    /** {@code GET /nodes/{node}/capabilities/qemu/cpu}: the CPU model names a VM on that node may use. */
+    public Set<String> cpuModels(String node) {
+        JsonNode data = call(
+                "GET",
+                "GET cpu models",
+                "/nodes/" + PathSegment.encode(node) + "/capabilities/qemu/cpu",
+                FormParams.none(),
+                CallSafety.REPEATABLE);
+        Set<String> out = new LinkedHashSet<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(Json.textOr(n, "name", "")));
+        }
+        return out;
+    }
+
+    /** {@code GET /access/permissions?path=}: the token's effective privileges on that ACL path. */
+    public Set<String> privileges(String path) {
+        JsonNode data = call(
+                "GET",
+                "GET access/permissions",
+                "/access/permissions",
+                FormParams.builder().add("path", path).build(),
+                CallSafety.REPEATABLE);
+        Set<String> out = new LinkedHashSet<>();
+        JsonNode privs = data.get(path);
+        if (privs != null && privs.isObject()) {
+            privs.fieldNames().forEachRemaining(out::add);
+        }
+        return out;
+    }
+
     /** {@code GET /pools/{poolid}}: checks the pool exists and is visible. */
     public void pool(String poolId) {
         call(
@@ -86,6 +170,13 @@ public final class PveClient {
     /** {@code PUT …/config}: applied synchronously. */
     public void updateConfig(String node, long vmid, VmSettings settings) {
         call("PUT", "PUT config", vm(node, vmid) + "/config", settings.params(), CallSafety.REPEATABLE);
+    }
+
+    /** {@code PUT …/resize}: grows a disk to {@code gib} GiB in a {@code resize} task (PVE 8+). */
+    public Upid resize(String node, long vmid, String disk, long gib) {
+        FormParams body =
+                FormParams.builder().add("disk", disk).add("size", gib + "G").build();
+        return task("PUT", "PUT resize", vm(node, vmid) + "/resize", body, CallSafety.REPEATABLE);
     }
 
     /** {@code GET …/status/current}. */

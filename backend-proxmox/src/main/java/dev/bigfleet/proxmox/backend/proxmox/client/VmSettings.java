@@ -1,14 +1,34 @@
 package dev.bigfleet.proxmox.backend.proxmox.client;
 
-/** What the provider writes into a clone's config with one synchronous PUT, before the first start. */
-public record VmSettings(int cores, long memoryMib, TagList tags, String description, boolean agent) {
+import java.util.Optional;
+
+/**
+ * What the provider writes into a clone's config with one synchronous PUT, before the first start:
+ * size, markers, the agent, and when the instance type says so the first NIC ({@code net0}) and
+ * the CPU model.
+ */
+public record VmSettings(
+        int cores,
+        long memoryMib,
+        TagList tags,
+        String description,
+        boolean agent,
+        Optional<String> net0,
+        Optional<String> cpu) {
+
+    public VmSettings(int cores, long memoryMib, TagList tags, String description, boolean agent) {
+        this(cores, memoryMib, tags, description, agent, Optional.empty(), Optional.empty());
+    }
+
     FormParams params() {
-        return FormParams.builder()
+        FormParams.Builder b = FormParams.builder()
                 .add("cores", cores)
                 .add("memory", memoryMib)
                 .add("tags", tags.wire())
                 .add("description", description)
-                .flag("agent", agent)
-                .build();
+                .flag("agent", agent);
+        net0.ifPresent(n -> b.add("net0", n));
+        cpu.ifPresent(c -> b.add("cpu", c));
+        return b.build();
     }
 }

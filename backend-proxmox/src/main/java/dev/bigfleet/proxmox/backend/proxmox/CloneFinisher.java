@@ -1,0 +1,124 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.backend.proxmox.client.TaskStatus;
+import dev.bigfleet.proxmox.backend.proxmox.client.Upid;
+import dev.bigfleet.proxmox.backend.proxmox.client.VmConfig;
+import dev.bigfleet.proxmox.backend.proxmox.client.VmSettings;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.CloneSpec;
+import dev.bigfleet.proxmox.spi.OperationContext;
+import java.util.Optional;
+
+/**
+ * Gives a clone its shape before the first start: one config write (cores, memory, markers, the
+ * agent, and the type's NIC and CPU model), the boot disk grown to the type's size (a {@code
+ * resize} task, never a shrink), then starts it and waits for its guest agent.
+ */
+final class CloneFinisher {
+    private final PveClient api;
+    private final Markers markers;
+    private final ManagedInventory inventory;
+    private final TaskWaiter tasks;
+    private final PowerControl power;
+    private final AgentWaiter agent;
+    private final CloneLocator locator;
+
+    CloneFinisher(
+            PveClient api,
+            Markers markers,
+            ManagedInventory inventory,
+            TaskWaiter tasks,
+            PowerControl power,
+            AgentWaiter agent,
+            CloneLocator locator) {
+        this.api = api;
+        this.markers = markers;
+        this.inventory = inventory;
+        this.tasks = tasks;
+        this.power = power;
+        this.agent = agent;
+        this.locator = locator;
+    }
+
+    /** Shapes, starts and waits for the clone; returns the node it is on. */
+    String finish(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context) throws BackendException {
+        VmSettings settings = settings(spec, p, context.operationId());
+        String node = spec.zone();
+        try {
+            api.updateConfig(node, vmid, settings);
+        } catch (PveApiException e) {
+            if (!e.vmMissing()) {
+                throw new BackendException("configure clone " + node + "/" + vmid + ": " + e.getMessage(), e);
+            }
+            // not where the clone was aimed (HA moved it): find it
+            node = locator.locate(vmid)
+                    .map(CloneLocator.Located::node)
+                    .filter(n -> !n.isEmpty())
+                    .orElseThrow(() -> new BackendException(
+                            "configure clone " + spec.zone() + "/" + vmid + ": the clone vanished"));
+            write(node, vmid, settings);
+        }
+        inventory.remember(vmid, settings.tags(), markers.description(spec.machineId(), context.operationId()));
+        grow(node, vmid, p, Optional.empty(), context);
+        power.start(node, vmid, context);
+        agent.await(node, vmid, context);
+        return node;
+    }
+
+    /**
+     * Grows the boot disk to the type's {@code disk_gib} when it is smaller.
+     *
+     * @param current the clone's config when known (adoption); else the template's size is assumed
+     */
+    void grow(String node, long vmid, Optional<Placement> p, Optional<VmConfig> current, OperationContext context)
+            throws BackendException {
+        if (p.isEmpty() || p.get().shape().diskGib().isEmpty()) {
+            return;
+        }
+        Optional<TemplateDisk> boot = p.get().template().bootDisk();
+        if (boot.isEmpty()) {
+            return;
+        }
+        String key = boot.get().key();
+        long size = current.flatMap(c -> c.entry(key))
+                .flatMap(v -> TemplateDisk.parse(key, v))
+                .map(TemplateDisk::sizeBytes)
+                .orElse(boot.get().sizeBytes());
+        long gib = p.get().shape().diskGib().getAsLong();
+        if (gib << 30 <= size) {
+            return;
+        }
+        String what = "grow disk " + boot.get().key() + " of VM " + node + "/" + vmid + " to " + gib + " GiB";
+        Upid upid;
+        try {
+            upid = api.resize(node, vmid, boot.get().key(), gib);
+        } catch (PveApiException e) {
+            throw new BackendException(what + ": " + e.getMessage(), e);
+        }
+        TaskStatus status = tasks.await(upid, what, context);
+        if (!status.succeeded()) {
+            throw new BackendException(what + ": task failed: " + status.failure());
+        }
+    }
+
+    VmSettings settings(CloneSpec spec, Optional<Placement> p, String operationId) {
+        return new VmSettings(
+                spec.instanceType().vcpu(),
+                spec.instanceType().memoryMib(),
+                markers.tagsFor(spec.machineId()),
+                markers.description(spec.machineId(), operationId).render(),
+                true,
+                p.flatMap(x -> x.shape().net0(x.template())),
+                p.flatMap(x -> x.shape().cpuType()));
+    }
+
+    void write(String node, long vmid, VmSettings settings) throws BackendException {
+        try {
+            api.updateConfig(node, vmid, settings);
+        } catch (PveApiException e) {
+            throw new BackendException("configure clone " + node + "/" + vmid + ": " + e.getMessage(), e);
+        }
+    }
+}

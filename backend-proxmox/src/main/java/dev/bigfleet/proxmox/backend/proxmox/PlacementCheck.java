@@ -1,0 +1,137 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Startup checks of one placement against the cluster, so no Create sends a request Proxmox is
+ * certain to refuse: the node reaches every volume of the template (on another node: all of them
+ * shared, ISOs and cloud-init drives included, as qemu-server's clone checks), a linked clone's
+ * disks are on a storage type that links, the boot disk only grows, and the bridges and CPU model
+ * exist on the node.
+ */
+final class PlacementCheck {
+    /** Storage types whose base volumes can be linked-cloned (pve-storage's {@code clone} feature). */
+    static final Set<String> LINKABLE =
+            Set.of("lvmthin", "zfspool", "rbd", "dir", "nfs", "cifs", "glusterfs", "cephfs", "btrfs");
+
+    private final PveClient api;
+    private final StorageStatusCache storages;
+    private final Map<String, Set<String>> bridges = new HashMap<>();
+    private final Map<String, Set<String>> cpuModels = new HashMap<>();
+
+    PlacementCheck(PveClient api, StorageStatusCache storages) {
+        this.api = api;
+        this.storages = storages;
+    }
+
+    void check(Placement p, String where, String modeSource) {
+        Template t = p.template();
+        reachable(p, where);
+        if (p.mode() == CloneMode.LINKED) {
+            for (TemplateDisk d : t.disks()) {
+                if (d.cdrom()) {
+                    continue;
+                }
+                String type =
+                        storage(t.node(), d.storage()).map(StorageStatus::type).orElse("?");
+                if (!LINKABLE.contains(type)) {
+                    throw new IllegalArgumentException(modeSource + ": instance type "
+                            + p.type().name() + " on node "
+                            + p.node() + ": template " + t.vmid() + "'s " + d.key() + " is on storage " + d.storage()
+                            + " (type " + type + "), which cannot make linked clones (LVM-thin, ZFS, RBD and"
+                            + " directory storages can); use full clones for it");
+                }
+            }
+        }
+        shape(p);
+    }
+
+    private void reachable(Placement p, String where) {
+        Template t = p.template();
+        boolean elsewhere = !p.node().equals(t.node());
+        for (TemplateDisk d : t.disks()) {
+            Optional<StorageStatus> there = storage(p.node(), d.storage());
+            if (there.isEmpty() || !there.get().usable()) {
+                throw new IllegalArgumentException(where + "template " + t.vmid() + "'s " + d.key() + " is on storage "
+                        + d.storage() + ", which is not active on node " + p.node() + " (or not visible to the API"
+                        + " token)");
+            }
+            if (elsewhere && !there.get().shared()) {
+                throw new IllegalArgumentException(where + "template " + t.vmid() + " is on node " + t.node()
+                        + " and its " + d.key() + " (" + d.volid() + ") is on " + d.storage() + ", storage local to "
+                        + t.node() + " that node " + p.node() + " cannot reach; give each node its own template"
+                        + " (templates or template_tags, --template-tags) or move its volumes to shared storage");
+            }
+        }
+        for (String storage : p.writes().keySet()) {
+            if (storage(t.node(), storage).filter(StorageStatus::usable).isEmpty()) {
+                throw new IllegalArgumentException(where + "clones are written to storage " + storage
+                        + ", which is not active on node " + t.node() + " (or not visible to the API token)");
+            }
+        }
+    }
+
+    private void shape(Placement p) {
+        String entry = "--instance-types \"" + p.type().name() + "\": ";
+        VmShape s = p.shape();
+        Template t = p.template();
+        if (s.diskGib().isPresent()) {
+            TemplateDisk boot = t.bootDisk()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            entry + "disk_gib: template " + t.vmid() + " has no boot disk to grow"));
+            if (s.diskGib().getAsLong() << 30 < boot.sizeBytes()) {
+                throw new IllegalArgumentException(
+                        entry + "disk_gib: " + s.diskGib().getAsLong() + " GiB is smaller"
+                                + " than template " + t.vmid() + "'s boot disk " + boot.key() + " ("
+                                + StorageGate.gib(boot.sizeBytes()) + "); disks are grown, never shrunk");
+            }
+        }
+        Set<String> onNode = bridges.computeIfAbsent(p.node(), n -> call(() -> api.nodeBridges(n)));
+        if (s.bridge().isPresent() && !onNode.contains(s.bridge().get())) {
+            throw new IllegalArgumentException(entry + "bridge: node " + p.node() + " has no bridge "
+                    + s.bridge().get() + " (it has " + String.join(", ", onNode) + "), or the token lacks SDN.Use on"
+                    + " /sdn/zones/localnetwork/" + s.bridge().get());
+        }
+        for (Map.Entry<String, NicSpec> nic : t.nics().entrySet()) {
+            if (nic.getKey().equals("net0") && s.bridge().isPresent()) {
+                continue;
+            }
+            Optional<String> b = nic.getValue().bridge();
+            if (b.isPresent() && !onNode.contains(b.get())) {
+                throw new IllegalArgumentException(entry + "template " + t.vmid() + "'s " + nic.getKey()
+                        + " is on bridge " + b.get() + ", which node " + p.node() + " does not have (it has "
+                        + String.join(", ", onNode) + "); set bridge for the type");
+            }
+        }
+        if (s.cpuType().isPresent()) {
+            Set<String> models = cpuModels.computeIfAbsent(p.node(), n -> call(() -> api.cpuModels(n)));
+            if (!models.contains(s.cpuType().get())) {
+                throw new IllegalArgumentException(entry + "cpu_type: node " + p.node() + " offers no CPU model \""
+                        + s.cpuType().get() + "\" (the names of GET /nodes/" + p.node() + "/capabilities/qemu/cpu,"
+                        + " e.g. host or x86-64-v2-AES)");
+            }
+        }
+    }
+
+    private Optional<StorageStatus> storage(String node, String storage) {
+        return call(() -> storages.get(node)).find(storage);
+    }
+
+    private interface Call<T> {
+        T run();
+    }
+
+    private static <T> T call(Call<T> c) {
+        try {
+            return c.run();
+        } catch (PveApiException e) {
+            throw StartupCheck.failure("", e);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bigfleet.proxmox.api.InstanceType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * What an {@code --instance-types} entry says to this backend beyond its size: how its template is
+ * chosen ({@code templates}, {@code template_tags} or its own {@code template_vmid}), its
+ * {@code clone_mode}, and the VM's shape ({@code disk_gib}, {@code bridge}, {@code vlan}, {@code
+ * cpu_type}). A bad value is an {@link IllegalArgumentException} naming the entry and the key.
+ */
+record TypeSettings(
+        Optional<Map<String, Long>> templates,
+        Optional<List<String>> templateTags,
+        boolean ownTemplateVmid,
+        Optional<CloneMode> cloneMode,
+        OptionalLong diskGib,
+        Optional<String> bridge,
+        OptionalInt vlan,
+        Optional<String> cpuType) {
+
+    /** The keys an entry may carry for this backend ({@code template_vmid} so its presence is known). */
+    static final List<String> KEYS = List.of(
+            "templates", "template_tags", "template_vmid", "clone_mode", "disk_gib", "bridge", "vlan", "cpu_type");
+
+    /** A Proxmox tag, compared lower-cased. */
+    static final String TAG = "[a-z0-9_][a-z0-9_+.-]*";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long MAX_DISK_GIB = 128L * 1024;
+
+    static TypeSettings none() {
+        return new TypeSettings(
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                Optional.empty(),
+                OptionalLong.empty(),
+                Optional.empty(),
+                OptionalInt.empty(),
+                Optional.empty());
+    }
+
+    static TypeSettings of(InstanceType type) {
+        Map<String, String> s = type.settings();
+        String where = "--instance-types \"" + type.name() + "\"";
+        int choices = (s.containsKey("templates") ? 1 : 0)
+                + (s.containsKey("template_tags") ? 1 : 0)
+                + (s.containsKey("template_vmid") ? 1 : 0);
+        if (choices > 1) {
+            throw new IllegalArgumentException(where + ": templates, template_tags and template_vmid each choose the"
+                    + " template; give only one of them");
+        }
+        Optional<Integer> vlan = value(s, "vlan", where).map(v -> wholeNumber(v, where + ": vlan", 1, 4094));
+        Optional<String> bridge = value(s, "bridge", where).map(v -> bridge(v, where));
+        if (vlan.isPresent() && bridge.isEmpty()) {
+            throw new IllegalArgumentException(where + ": vlan needs bridge (the bridge the tagged NIC is on)");
+        }
+        return new TypeSettings(
+                value(s, "templates", where).map(v -> templates(v, where)),
+                value(s, "template_tags", where).map(v -> tags(v, where)),
+                s.containsKey("template_vmid"),
+                value(s, "clone_mode", where).map(v -> cloneMode(v, where)),
+                value(s, "disk_gib", where)
+                        .map(v -> OptionalLong.of(wholeNumber(v, where + ": disk_gib", 1, MAX_DISK_GIB)))
+                        .orElse(OptionalLong.empty()),
+                bridge,
+                vlan.map(OptionalInt::of).orElse(OptionalInt.empty()),
+                value(s, "cpu_type", where).map(v -> cpuType(v, where)));
+    }
+
+    private static Optional<JsonNode> value(Map<String, String> s, String key, String where) {
+        String text = s.get(key);
+        if (text == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readTree(text));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(where + ": " + key + " is not JSON");
+        }
+    }
+
+    private static Map<String, Long> templates(JsonNode v, String where) {
+        if (!v.isObject() || v.isEmpty()) {
+            throw new IllegalArgumentException(
+                    where + ": templates must be an object of node name to template VMID, e.g. {\"pve1\": 9000}");
+        }
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : v.properties()) {
+            out.put(e.getKey(), (long)
+                    wholeNumber(e.getValue(), where + ": templates." + e.getKey(), 100, 999_999_999));
+        }
+        return out;
+    }
+
+    private static List<String> tags(JsonNode v, String where) {
+        if (!v.isArray() || v.isEmpty()) {
+            throw new IllegalArgumentException(where + ": template_tags must be a non-empty list of tags");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode t : v) {
+            String tag = t.isTextual() ? t.asText().trim().toLowerCase(Locale.ROOT) : "";
+            if (!tag.matches(TAG)) {
+                throw new IllegalArgumentException(where + ": template_tags: " + t + " is not a Proxmox tag");
+            }
+            out.add(tag);
+        }
+        return out;
+    }
+
+    private static CloneMode cloneMode(JsonNode v, String where) {
+        return CloneMode.parse(v.isTextual() ? v.asText() : "")
+                .orElseThrow(() ->
+                        new IllegalArgumentException(where + ": clone_mode must be \"full\" or \"linked\", got " + v));
+    }
+
+    private static String bridge(JsonNode v, String where) {
+        String b = v.isTextual() ? v.asText() : "";
+        if (!b.matches("[-_.\\w]+")) {
+            throw new IllegalArgumentException(where + ": bridge " + v + " is not a bridge name (e.g. \"vmbr0\")");
+        }
+        return b;
+    }
+
+    private static String cpuType(JsonNode v, String where) {
+        String c = v.isTextual() ? v.asText().trim() : "";
+        if (c.isEmpty() || !c.matches("[-_.+\\w]+")) {
+            throw new IllegalArgumentException(
+                    where + ": cpu_type " + v + " is not a CPU model name (e.g. \"host\" or \"x86-64-v2-AES\")");
+        }
+        return c;
+    }
+
+    private static int wholeNumber(JsonNode v, String where, long min, long max) {
+        if (!v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
+            throw new IllegalArgumentException(
+                    where + " must be a whole number from " + min + " to " + max + ", got " + v);
+        }
+        return v.asInt();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.bigfleet.proxmox.pvesim;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * qemu-server's {@code check_vm_modify_config_perm} for the options the simulator takes: each
+ * option (set or deleted) needs the privilege of its group on {@code /vms/<id>}, tags need
+ * {@code VM.Config.Options}, and a NIC's bridge needs {@code SDN.Use} in the local network zone.
+ */
+final class ConfigPermissions {
+    private static final Set<String> CPU = Set.of("cores", "cpu", "cpulimit", "cpuunits", "numa", "sockets", "vcpus");
+    private static final Set<String> MEMORY = Set.of("memory", "balloon", "shares");
+    private static final Set<String> OPTIONS =
+            Set.of("agent", "description", "name", "onboot", "ostype", "protection", "tags");
+
+    private ConfigPermissions() {}
+
+    static void check(Acl acl, int vmid, List<String> deletes, Map<String, String> changes) {
+        String path = "/vms/" + vmid;
+        for (String key : deletes) {
+            acl.require(path, privilege(key));
+        }
+        for (Map.Entry<String, String> e : changes.entrySet()) {
+            acl.require(path, privilege(e.getKey()));
+        }
+        for (Map.Entry<String, String> e : changes.entrySet()) {
+            if (e.getKey().matches("net\\d+")) {
+                Map<String, String> net = QemuFormats.NET.parse(e.getValue());
+                String bridge = net.get("bridge");
+                if (bridge != null) {
+                    String tag = net.get("tag");
+                    acl.require("/sdn/zones/localnetwork/" + bridge + (tag == null ? "" : "/" + tag), "SDN.Use");
+                }
+            }
+        }
+    }
+
+    private static String privilege(String key) {
+        if (CPU.contains(key)) {
+            return "VM.Config.CPU";
+        }
+        if (MEMORY.contains(key)) {
+            return "VM.Config.Memory";
+        }
+        if (key.matches("net\\d+")) {
+            return "VM.Config.Network";
+        }
+        if (OPTIONS.contains(key)) {
+            return "VM.Config.Options";
+        }
+        if (key.equals("boot") || key.equals("bootdisk") || Drives.isDrive(key)) {
+            return "VM.Config.Disk";
+        }
+        return "VM.Config.Options";
+    }
+}
