@@ -36,13 +36,13 @@ final class Acl {
     /** A new VM needs VM.Allocate on its id, or on the pool it is created in. */
     void requireAllocate(int newid, String targetPool) {
         if (pool != null && !pool.equals(targetPool)) {
-            throw denied("/vms/" + newid, "VM.Allocate");
+            throw denied("/vms/" + newid, Privileges.VM_ALLOCATE);
         }
     }
 
     void requirePool(String poolId) {
         if (pool != null && !pool.equals(poolId)) {
-            throw denied("/pool/" + poolId, "Pool.Audit");
+            throw denied("/pool/" + poolId, Privileges.POOL_AUDIT);
         }
     }
 

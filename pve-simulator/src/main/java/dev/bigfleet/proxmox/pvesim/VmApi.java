@@ -92,7 +92,7 @@ final class VmApi {
         ValidParams p = c.params();
         String node = c.node();
         int src = c.vmid();
-        cluster.acl.requireVm(src, "VM.Clone");
+        cluster.acl.requireVm(src, Privileges.VM_CLONE);
         cluster.acl.requireAllocate(p.integer("newid"), p.str("pool"));
         Vm source = cluster.vms.get(src);
         if (source == null || !source.node.equals(node)) {
@@ -200,7 +200,7 @@ final class VmApi {
     }
 
     private Object getConfig(Call c) {
-        cluster.acl.requireVm(c.vmid(), "VM.Audit");
+        cluster.acl.requireVm(c.vmid(), Privileges.VM_AUDIT);
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (c.params().has("snapshot")) {
             throw Errors.handler("snapshot '" + c.params().str("snapshot") + "' does not exist");
@@ -231,8 +231,10 @@ final class VmApi {
         cluster.acl.requireVm(
                 c.vmid(),
                 p.has("cores") || p.has("sockets")
-                        ? "VM.Config.CPU"
-                        : p.has("memory") || p.has("balloon") ? "VM.Config.Memory" : "VM.Config.Options");
+                        ? Privileges.VM_CONFIG_CPU
+                        : p.has("memory") || p.has("balloon")
+                                ? Privileges.VM_CONFIG_MEMORY
+                                : Privileges.VM_CONFIG_OPTIONS);
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (vm.lock() != null) {
             throw Errors.handler(Errors.locked(vm.lock()));

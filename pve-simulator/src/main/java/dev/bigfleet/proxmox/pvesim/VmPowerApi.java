@@ -58,7 +58,7 @@ final class VmPowerApi {
     }
 
     private Object current(Call c) {
-        cluster.acl.requireVm(c.vmid(), "VM.Audit");
+        cluster.acl.requireVm(c.vmid(), Privileges.VM_AUDIT);
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         long now = Cluster.now();
         Map<String, Object> s = new LinkedHashMap<>();
@@ -100,7 +100,7 @@ final class VmPowerApi {
 
     /** Power calls never fail synchronously on a missing or busy VM: their task does. */
     private String powerPrecheck(String node, int vmid) {
-        cluster.acl.requireVm(vmid, "VM.PowerMgmt");
+        cluster.acl.requireVm(vmid, Privileges.VM_POWER_MGMT);
         Vm vm = cluster.vms.get(vmid);
         if (vm == null || !vm.node.equals(node)) {
             return Errors.configMissing(node, vmid);
@@ -167,7 +167,7 @@ final class VmPowerApi {
     private Object destroy(Call c) {
         String node = c.node();
         int vmid = c.vmid();
-        cluster.acl.requireVm(vmid, "VM.Allocate");
+        cluster.acl.requireVm(vmid, Privileges.VM_ALLOCATE);
         Vm vm = cluster.vmOn(node, vmid);
         if (vm.running) {
             throw Errors.handler("VM " + vmid + " is running - destroy failed");
