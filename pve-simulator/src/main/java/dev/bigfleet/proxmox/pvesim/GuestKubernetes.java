@@ -4,10 +4,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The Kubernetes tools of the built-in guest. {@code kubeadm join --config FILE} joins when FILE is
- * a {@code JoinConfiguration}: it writes {@code /etc/kubernetes/kubelet.conf}, as a real join does,
- * and refuses to join again while that file exists. {@code kubectl drain} succeeds. The messages
- * are the simulator's own; only what a hook can check (exit status, files) is modelled.
+ * The Kubernetes tools of the built-in guest. {@code kubeadm join} joins with {@code --config FILE}
+ * when FILE is a {@code JoinConfiguration}, or with an API server endpoint and {@code --token}: it
+ * writes {@code /etc/kubernetes/kubelet.conf}, as a real join does, and refuses to join again while
+ * that file exists. {@code kubectl drain} succeeds. The messages are the simulator's own; only what
+ * a hook can check (exit status, files) is modelled.
  */
 final class GuestKubernetes {
     static final String KUBELET_CONF = "/etc/kubernetes/kubelet.conf";
@@ -19,8 +20,16 @@ final class GuestKubernetes {
             return GuestShell.Outcome.of(0, "", "");
         }
         int config = args.indexOf("--config");
-        if (config < 0 || config + 1 >= args.size()) {
-            return GuestShell.Outcome.of(1, "", "kubeadm join: the simulated guest joins with --config FILE only\n");
+        if (config < 0) {
+            boolean endpoint = args.size() > 1 && !args.get(1).startsWith("-");
+            if (!endpoint || !args.contains("--token")) {
+                return GuestShell.Outcome.of(
+                        1, "", "kubeadm join: give an API server endpoint and --token, or --config FILE\n");
+            }
+            return joined(sh);
+        }
+        if (config + 1 >= args.size()) {
+            return GuestShell.Outcome.of(1, "", "kubeadm join: --config needs a file\n");
         }
         String path = args.get(config + 1);
         Optional<GuestFile> file = sh.fs.file(GuestShell.path(path));
@@ -30,6 +39,10 @@ final class GuestKubernetes {
         if (!file.get().text().contains("kind: JoinConfiguration")) {
             return GuestShell.Outcome.of(1, "", "kubeadm join: " + path + " holds no JoinConfiguration\n");
         }
+        return joined(sh);
+    }
+
+    private static GuestShell.Outcome joined(GuestShell sh) {
         if (sh.fs.file(KUBELET_CONF).isPresent()) {
             return GuestShell.Outcome.of(1, "", "kubeadm join: " + KUBELET_CONF + " already exists\n");
         }

@@ -34,6 +34,7 @@ record ProxmoxSettings(
         Optional<String> pool,
         String bootstrapPath,
         List<String> bootstrapExec,
+        List<String> drainExec,
         int maxClonesPerNode,
         double memoryOvercommit,
         Optional<VmidRange> vmidRange,
@@ -46,6 +47,7 @@ record ProxmoxSettings(
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(trust, "trust");
         bootstrapExec = List.copyOf(bootstrapExec);
+        drainExec = List.copyOf(drainExec);
     }
 
     static ProxmoxSettings from(BackendOptions o) {
@@ -74,6 +76,7 @@ record ProxmoxSettings(
                 trimmed(o, ProxmoxOptions.POOL),
                 bootstrapPath(o),
                 bootstrapExec(o),
+                argv(o, ProxmoxOptions.DRAIN_EXEC),
                 positiveInt(o, ProxmoxOptions.MAX_CLONES_PER_NODE),
                 overcommit(o),
                 vmidRange(o),
@@ -102,6 +105,7 @@ record ProxmoxSettings(
                 pool,
                 bootstrapPath,
                 bootstrapExec,
+                drainExec,
                 maxClonesPerNode,
                 memoryOvercommit,
                 vmidRange,
@@ -118,6 +122,7 @@ record ProxmoxSettings(
                 pool,
                 bootstrapPath,
                 bootstrapExec,
+                drainExec,
                 maxClonesPerNode,
                 memoryOvercommit,
                 vmidRange,
@@ -226,12 +231,16 @@ record ProxmoxSettings(
 
     /** Comma-separated argv; parts trimmed, empty ones dropped; nothing left means {@code /bin/sh}. */
     private static List<String> bootstrapExec(BackendOptions o) {
-        List<String> argv = Arrays.stream(
-                        o.string(ProxmoxOptions.BOOTSTRAP_EXEC).split(","))
+        List<String> argv = argv(o, ProxmoxOptions.BOOTSTRAP_EXEC);
+        return argv.isEmpty() ? List.of("/bin/sh") : argv;
+    }
+
+    /** A comma-separated argv option; parts trimmed, empty ones dropped (none: unset). */
+    private static List<String> argv(BackendOptions o, BackendOption option) {
+        return Arrays.stream(o.get(option).orElse("").split(","))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList();
-        return argv.isEmpty() ? List.of("/bin/sh") : argv;
     }
 
     private static int positiveInt(BackendOptions o, BackendOption option) {
