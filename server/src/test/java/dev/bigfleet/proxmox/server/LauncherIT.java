@@ -64,8 +64,10 @@ class LauncherIT {
         // -Xshare:on makes the JVM refuse to start rather than quietly run without an unusable archive
         Run version = run(Map.of("JAVA_OPTS", "-Xshare:on"), "--version");
         assertThat(version.exit()).as(version.stderr()).isZero();
+        // the commit this checkout is at (the build of this very run recorded it), unknown without git
         assertThat(version.stdout())
-                .matches("bigfleet-proxmox \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit ([0-9a-f]{12}|unknown)\\)\\s*");
+                .matches("bigfleet-proxmox \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit "
+                        + Pattern.quote(checkedOutCommit()) + "\\)\\s*");
         assertThat(version.stderr()).isEmpty();
         assertThat(Files.getLastModifiedTime(ARCHIVE))
                 .as("a start leaves the archive alone")
@@ -118,6 +120,21 @@ class LauncherIT {
             assertThat(Files.readString(err, StandardCharsets.UTF_8)).contains("shutting down");
         } finally {
             p.destroyForcibly();
+        }
+    }
+
+    /** {@code git rev-parse --short=12 HEAD} of the checkout, or {@code unknown} without git or its metadata. */
+    private static String checkedOutCommit() throws InterruptedException {
+        try {
+            Process git = new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD")
+                    .directory(ROOT.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            String head = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertThat(git.waitFor(30, TimeUnit.SECONDS)).as("git finished").isTrue();
+            return git.exitValue() == 0 && !head.isEmpty() ? head : "unknown";
+        } catch (IOException noGit) {
+            return "unknown";
         }
     }
 
