@@ -5,7 +5,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mvn -q -B -DskipTests install
-./bin/proxmox --version >/dev/null # records the class-data archive now, not during the first measured start
 mvn -q -B -pl server test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
 cp="server/target/test-classes:server/target/classes:$(cat server/target/bench-classpath.txt)"
 exec java -Xmx4g -Dbench.seconds="${1:-20}" -Dbench.warmup="${2:-40}" -cp "$cp" \

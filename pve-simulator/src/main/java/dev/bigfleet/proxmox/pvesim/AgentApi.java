@@ -11,9 +11,11 @@ import java.util.Map;
 final class AgentApi {
     private static final String AGENT = "/nodes/{node}/qemu/{vmid}/agent";
     static final int NEW_FILE_MODE = 0666;
-    private static final String[] AUDIT = {"VM.GuestAgent.Audit", "VM.GuestAgent.Unrestricted"};
-    private static final String[] FILE_WRITE = {"VM.GuestAgent.FileWrite", "VM.GuestAgent.Unrestricted"};
-    private static final String[] UNRESTRICTED = {"VM.GuestAgent.Unrestricted"};
+    private static final String[] AUDIT = {Privileges.VM_GUEST_AGENT_AUDIT, Privileges.VM_GUEST_AGENT_UNRESTRICTED};
+    private static final String[] FILE_WRITE = {
+        Privileges.VM_GUEST_AGENT_FILE_WRITE, Privileges.VM_GUEST_AGENT_UNRESTRICTED
+    };
+    private static final String[] UNRESTRICTED = {Privileges.VM_GUEST_AGENT_UNRESTRICTED};
 
     private final Cluster cluster;
 

@@ -9,8 +9,10 @@ import java.util.Optional;
 
 /**
  * The programs the built-in guest knows: enough file handling to stage, protect and remove a
- * bootstrap file ({@code umask touch chmod install cat cp mv rm tee base64 test}), a few shell
- * words, {@code sh}, and a {@code kubectl drain} that succeeds. Anything else exits 0.
+ * bootstrap file ({@code umask touch chmod install cat cp mv rm tee base64 test mkdir}), {@code
+ * tar} ({@link GuestTar}), a few shell words, {@code sh}, and {@code kubeadm join} and {@code
+ * kubectl drain} ({@link GuestKubernetes}). A script file run by its path is interpreted when it
+ * starts with {@code #!} and is executable; anything else exits 0.
  */
 final class GuestCommands {
     private GuestCommands() {}
@@ -57,18 +59,24 @@ final class GuestCommands {
             case "sh":
             case "bash":
             case "dash":
-                return shell(sh, name, args, input);
+                return ShellInvocation.shell(sh, name, args, input);
+            case "mkdir":
+                return ok(""); // the guest has no directories: every one exists
+            case "tar":
+                return GuestTar.run(sh, args);
             case "hostname":
                 return ok("vm-" + sh.fs.vmid() + "\n");
             case "kubectl":
-                return kubectl(sh, args);
+                return GuestKubernetes.kubectl(sh, args);
+            case "kubeadm":
+                return GuestKubernetes.kubeadm(sh, args);
             default:
-                return ok("");
+                return ShellInvocation.byPath(sh, prog, args, input);
         }
     }
 
     /** Commands that read stdin take the piped input, else the shell's (once). */
-    private static byte[] in(GuestShell sh, byte[] input) {
+    static byte[] in(GuestShell sh, byte[] input) {
         return input != null ? input : sh.takeStdin();
     }
 
@@ -214,9 +222,18 @@ final class GuestCommands {
 
     private static GuestShell.Outcome rm(GuestShell sh, List<String> args) {
         boolean force = args.stream().anyMatch(a -> a.startsWith("-") && a.contains("f"));
+        boolean recursive = args.stream().anyMatch(a -> a.startsWith("-") && (a.contains("r") || a.contains("R")));
         StringBuilder err = new StringBuilder();
         for (String a : withoutFlags(args)) {
-            if (!sh.fs.remove(GuestShell.path(a)) && !force) {
+            String p = GuestShell.path(a);
+            boolean removedTree = false;
+            if (recursive) {
+                String dir = p.endsWith("/") ? p : p + "/";
+                for (String inside : sh.fs.paths()) {
+                    removedTree |= inside.startsWith(dir) && sh.fs.remove(inside);
+                }
+            }
+            if (!sh.fs.remove(p) && !removedTree && !force) {
                 err.append("rm: cannot remove '").append(a).append("': No such file or directory\n");
             }
         }
@@ -339,37 +356,6 @@ final class GuestCommands {
                             : !a.get(0).equals(a.get(2)));
         }
         return GuestShell.Outcome.of(result != negate ? 0 : 1, "", "");
-    }
-
-    private static GuestShell.Outcome shell(GuestShell sh, String name, List<String> args, byte[] input) {
-        int i = 0;
-        while (i < args.size() && args.get(i).startsWith("-")) {
-            if (args.get(i).contains("c")) {
-                if (i + 1 >= args.size()) {
-                    return fail(2, name + ": -c: option requires an argument\n");
-                }
-                return sh.script(args.get(i + 1), in(sh, input));
-            }
-            i++;
-        }
-        if (i >= args.size()) {
-            return sh.script(new String(in(sh, input), StandardCharsets.UTF_8), new byte[0]);
-        }
-        if (sh.fs.file(GuestShell.path(args.get(i))).isEmpty()) {
-            return fail(2, name + ": 0: cannot open " + args.get(i) + ": No such file\n");
-        }
-        return ok("");
-    }
-
-    private static GuestShell.Outcome kubectl(GuestShell sh, List<String> args) {
-        if (!args.isEmpty() && args.get(0).equals("drain")) {
-            String node = args.size() > 1 && !args.get(1).startsWith("-") ? args.get(1) : "vm-" + sh.fs.vmid();
-            if (node.startsWith("$(")) {
-                node = "vm-" + sh.fs.vmid();
-            }
-            return ok("node/" + node + " cordoned\nnode/" + node + " drained\n");
-        }
-        return ok("");
     }
 
     private static List<String> withoutFlags(List<String> args) {

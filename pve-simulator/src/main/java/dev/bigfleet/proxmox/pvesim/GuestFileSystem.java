@@ -17,4 +17,7 @@ public interface GuestFileSystem {
 
     /** @return whether the file exists */
     boolean chmod(String path, int mode);
+
+    /** Every file's path, in order. */
+    java.util.List<String> paths();
 }

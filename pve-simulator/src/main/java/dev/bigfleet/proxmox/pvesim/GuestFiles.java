@@ -32,6 +32,11 @@ final class GuestFiles implements GuestFileSystem {
     }
 
     @Override
+    public java.util.List<String> paths() {
+        return java.util.List.copyOf(vm.files.keySet());
+    }
+
+    @Override
     public boolean chmod(String path, int mode) {
         GuestFile old = vm.files.get(path);
         if (old == null) {

@@ -87,6 +87,67 @@ class GuestShellTest {
     }
 
     @Test
+    void variablesPositionalParametersAndCommandSubstitution() {
+        ExecResult r = new GuestShell(fs)
+                .run(
+                        List.of(
+                                "/bin/sh",
+                                "-c",
+                                "name=\"$1\"; echo \"${name}-$2 $# $(hostname) ${unset:-dflt}\" '$name'",
+                                "sh",
+                                "a",
+                                "b"),
+                        "");
+        assertThat(r.stdout()).isEqualTo("a-b 2 vm-101 dflt $name\n");
+    }
+
+    @Test
+    void ifElifElseAndNegation() {
+        assertThat(sh("if test -f /nope; then echo a; elif ! test -f /nope; then echo b; else echo c; fi")
+                        .stdout())
+                .isEqualTo("b\n");
+        assertThat(sh("if false; then echo a; fi").exitCode()).isZero();
+    }
+
+    @Test
+    void errexitStopsAtTheFirstUncheckedFailureAndTheExitTrapRuns() {
+        ExecResult r = sh("set -eu; trap 'echo cleanup' EXIT; false || echo checked; if false; then :; fi; "
+                + "cat /missing; echo unreachable");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.stdout()).isEqualTo("checked\ncleanup\n");
+        ExecResult unset = sh("set -u; echo \"$nothing\"; echo unreachable");
+        assertThat(unset.exitCode()).isEqualTo(2);
+        assertThat(unset.stderr()).contains("nothing: parameter not set");
+    }
+
+    @Test
+    void scriptFilesWithAShebangAreInterpretedWithTheirArguments() {
+        fs.write(
+                "/usr/local/bin/hello",
+                "#!/bin/sh\necho \"hello $1\"\nexit 3\n".getBytes(StandardCharsets.UTF_8),
+                0755);
+        ExecResult viaSh = new GuestShell(fs).run(List.of("/bin/sh", "/usr/local/bin/hello", "you"), "");
+        assertThat(viaSh.stdout()).isEqualTo("hello you\n");
+        assertThat(viaSh.exitCode()).isEqualTo(3);
+        assertThat(new GuestShell(fs)
+                        .run(List.of("/usr/local/bin/hello", "path"), "")
+                        .stdout())
+                .isEqualTo("hello path\n");
+        fs.chmod("/usr/local/bin/hello", 0644);
+        assertThat(new GuestShell(fs).run(List.of("/usr/local/bin/hello"), "").exitCode())
+                .isEqualTo(126);
+    }
+
+    @Test
+    void rmRecursiveRemovesEverythingUnderADirectory() {
+        fs.write("/run/d/a", new byte[] {1}, 0600);
+        fs.write("/run/d/e/b", new byte[] {1}, 0600);
+        fs.write("/run/dx", new byte[] {1}, 0600);
+        assertThat(sh("rm -rf /run/d").exitCode()).isZero();
+        assertThat(vm.files).containsOnlyKeys("/run/dx");
+    }
+
+    @Test
     void unknownProgramsSucceedQuietly() {
         assertThat(new GuestShell(fs)
                         .run(List.of("systemctl", "restart", "kubelet"), "")

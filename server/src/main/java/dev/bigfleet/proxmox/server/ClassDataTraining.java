@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A short provider life for {@code bin/proxmox} to record a class-data archive from
+ * A short provider life for {@code mvn package} to record the class-data archive from
  * ({@code -XX:ArchiveClassesAtExit}): start on the fake backend with a fresh state file, serve a
  * few calls over gRPC and HTTP, stop, and restart on that file, so the classes of a real start,
- * of a restart and of serving are in the archive and later starts skip loading and verifying them.
+ * of a restart and of serving are in the archive and every start skips loading and verifying them.
  */
 public final class ClassDataTraining {
     private ClassDataTraining() {}

@@ -7,6 +7,7 @@ import com.google.inject.ProvisionException;
 import com.google.inject.Stage;
 import com.google.inject.spi.Message;
 import dev.bigfleet.proxmox.engine.store.StoreException;
+import dev.bigfleet.proxmox.server.build.BuildInfo;
 import dev.bigfleet.proxmox.server.cli.ConfigLoader;
 import dev.bigfleet.proxmox.server.cli.ParsedCommandLine;
 import dev.bigfleet.proxmox.server.cli.ProviderCommandLine;
@@ -123,8 +124,8 @@ public final class ProviderMain {
         throw wiring;
     }
 
+    /** {@code --version}: the project version and the git commit, from the jar's manifest. */
     private static String version() {
-        String v = ProviderMain.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return BuildInfo.current().describe();
     }
 }

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,18 +18,21 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/proxmox} as a newcomer runs it, on the packaged jar: it records its class-data
- * archive once, the archive is one the JVM can really use, and the provider serves with it.
- * Runs after {@code package} ({@code mvn verify}).
+ * {@code bin/proxmox} as a newcomer runs it, on the packaged jar: {@code mvn package} recorded the
+ * class-data archive, the JVM really uses it, a start never records one, {@code --version} names
+ * the build, and the provider serves. Runs after {@code package} ({@code mvn verify}).
  */
 class LauncherIT {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path LAUNCHER = ROOT.resolve("bin/proxmox");
     private static final Path ARCHIVE = ROOT.resolve("server/target/bigfleet-proxmox.jsa");
+    private static final Path JAR = ROOT.resolve("server/target/bigfleet-proxmox.jar");
+    private static final Path LIB = ROOT.resolve("server/target/lib");
     private static final Pattern SERVING = Pattern.compile("serving CapacityProvider .*metrics_addr=\\S*:(\\d+)");
 
     @TempDir
@@ -49,19 +53,40 @@ class LauncherIT {
     }
 
     @Test
-    void recordsItsClassDataArchiveOnceAndStartsWithIt() throws Exception {
-        Files.deleteIfExists(ARCHIVE);
-        Run first = run(Map.of(), "--version");
-        assertThat(first.exit()).isZero();
-        assertThat(first.stdout()).startsWith("bigfleet-proxmox ");
-        assertThat(first.stderr()).contains("recording the class-data archive");
-        assertThat(ARCHIVE).isNotEmptyFile();
-
+    void theBuildRecordedAnArchiveTheJvmUsesAndVersionNamesTheBuild() throws Exception {
+        assertThat(ARCHIVE).as("recorded by mvn package").isNotEmptyFile();
+        FileTime recorded = Files.getLastModifiedTime(ARCHIVE);
+        try (Stream<Path> libraries = Files.list(LIB)) {
+            assertThat(Stream.concat(Stream.of(JAR), libraries).map(LauncherIT::modified))
+                    .as("the jar and every library are older than the archive")
+                    .allMatch(t -> t.compareTo(recorded) <= 0);
+        }
         // -Xshare:on makes the JVM refuse to start rather than quietly run without an unusable archive
-        Run second = run(Map.of("JAVA_OPTS", "-Xshare:on"), "--help");
-        assertThat(second.exit()).isZero();
-        assertThat(second.stdout()).startsWith("Usage: proxmox");
-        assertThat(second.stderr()).doesNotContain("recording").doesNotContain("warning");
+        Run version = run(Map.of("JAVA_OPTS", "-Xshare:on"), "--version");
+        assertThat(version.exit()).as(version.stderr()).isZero();
+        // the commit this checkout is at (the build of this very run recorded it), unknown without git
+        assertThat(version.stdout())
+                .matches("bigfleet-proxmox \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit "
+                        + Pattern.quote(checkedOutCommit()) + "\\)\\s*");
+        assertThat(version.stderr()).isEmpty();
+        assertThat(Files.getLastModifiedTime(ARCHIVE))
+                .as("a start leaves the archive alone")
+                .isEqualTo(recorded);
+    }
+
+    @Test
+    void aStartNeverRecordsTheArchive() throws Exception {
+        Path aside = ARCHIVE.resolveSibling("bigfleet-proxmox.jsa.aside");
+        Files.move(ARCHIVE, aside);
+        try {
+            Run help = run(Map.of(), "--help");
+            assertThat(help.exit()).isZero();
+            assertThat(help.stdout()).startsWith("Usage: proxmox");
+            assertThat(help.stderr()).isEmpty();
+            assertThat(ARCHIVE).doesNotExist();
+        } finally {
+            Files.move(aside, ARCHIVE);
+        }
     }
 
     @Test
@@ -95,6 +120,29 @@ class LauncherIT {
             assertThat(Files.readString(err, StandardCharsets.UTF_8)).contains("shutting down");
         } finally {
             p.destroyForcibly();
+        }
+    }
+
+    /** {@code git rev-parse --short=12 HEAD} of the checkout, or {@code unknown} without git or its metadata. */
+    private static String checkedOutCommit() throws InterruptedException {
+        try {
+            Process git = new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD")
+                    .directory(ROOT.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            String head = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertThat(git.waitFor(30, TimeUnit.SECONDS)).as("git finished").isTrue();
+            return git.exitValue() == 0 && !head.isEmpty() ? head : "unknown";
+        } catch (IOException noGit) {
+            return "unknown";
+        }
+    }
+
+    private static FileTime modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -30,4 +30,11 @@ public interface ApiCallRecorder {
     default void record(String op, CallOutcome outcome, Duration duration) {
         record(op, outcome != CallOutcome.ERROR, duration);
     }
+
+    /**
+     * Announces an {@code op} this backend will report, so its series are exported at zero from the
+     * start (rates then work at once). Optional: an op reported without it appears with its first
+     * call. Only the selected backend's ops are ever exported.
+     */
+    default void declare(String op) {}
 }

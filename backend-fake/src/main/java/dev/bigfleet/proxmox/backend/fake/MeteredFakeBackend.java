@@ -22,12 +22,17 @@ import java.util.Optional;
  * {@code Configure}, ...), so metrics and dashboards can be tried without a cluster.
  */
 public final class MeteredFakeBackend implements ProxmoxBackend {
+    /** The reference provider's operations, announced so they are exported at zero from the start. */
+    static final List<String> OPERATIONS =
+            List.of("CloneVM", "DeleteVM", "DescribeManaged", "EnsureRunning", "Configure", "Drain");
+
     private final FakeProxmoxBackend fake;
     private final ApiCallRecorder calls;
 
     public MeteredFakeBackend(FakeProxmoxBackend fake, ApiCallRecorder calls) {
         this.fake = fake;
         this.calls = calls;
+        OPERATIONS.forEach(calls::declare);
     }
 
     /** The simulator behind it, for tests. */

@@ -41,10 +41,16 @@ final class GuestScripts {
 
     /**
      * {@code kubectl drain} of the guest's own node, bounded by the grace period, its exit code
-     * propagated. kubectl reads {@code --timeout=0s} as "forever", so the bound is at least 1 s.
+     * propagated; or the operator's drain hook ({@code --drain-exec}) with that bound appended.
+     * kubectl reads {@code --timeout=0s} as "forever", so the bound is at least 1 s.
      */
-    static List<String> drain(long gracePeriodSeconds) {
+    static List<String> drain(long gracePeriodSeconds, List<String> drainExec) {
         long timeout = Math.max(1, gracePeriodSeconds);
+        if (!drainExec.isEmpty()) {
+            List<String> argv = new ArrayList<>(drainExec);
+            argv.add(Long.toString(timeout));
+            return argv;
+        }
         return List.of(
                 "/bin/sh",
                 "-c",

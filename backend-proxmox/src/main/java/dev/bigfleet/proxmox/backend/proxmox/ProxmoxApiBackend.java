@@ -77,7 +77,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
                 settings.pool());
         GuestExec exec = new GuestExec(api);
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
-        this.drainer = new Drainer(exec);
+        this.drainer = new Drainer(exec, settings.drainExec());
         this.destroyer = new VmDestroyer(api, guard, tasks);
     }
 

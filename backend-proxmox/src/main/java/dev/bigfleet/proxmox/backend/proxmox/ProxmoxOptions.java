@@ -44,6 +44,11 @@ final class ProxmoxOptions {
             .defaultValue("/bin/sh")
             .flag("--bootstrap-exec")
             .build();
+    static final BackendOption DRAIN_EXEC = BackendOption.named("drain-exec")
+            .description("Comma-separated argv of a drain hook the template ships, run instead of the built-in"
+                    + " kubectl drain; the timeout in seconds (the grace period, at least 1) is appended.")
+            .flag("--drain-exec")
+            .build();
     static final BackendOption MAX_CLONES_PER_NODE = BackendOption.named("max-concurrent-clones-per-node")
             .description("Full clones running at once against one node; further Creates wait for a slot.")
             .defaultValue("2")
@@ -88,6 +93,7 @@ final class ProxmoxOptions {
             POOL,
             BOOTSTRAP_PATH,
             BOOTSTRAP_EXEC,
+            DRAIN_EXEC,
             MAX_CLONES_PER_NODE,
             MEMORY_OVERCOMMIT,
             VMID_RANGE,

@@ -34,6 +34,7 @@ record ProxmoxSettings(
         Optional<String> pool,
         String bootstrapPath,
         List<String> bootstrapExec,
+        List<String> drainExec,
         int maxClonesPerNode,
         double memoryOvercommit,
         Optional<VmidRange> vmidRange,
@@ -50,6 +51,7 @@ record ProxmoxSettings(
         bootstrapExec = List.copyOf(bootstrapExec);
         templateTags = List.copyOf(templateTags);
         Objects.requireNonNull(cloneMode, "cloneMode");
+        drainExec = List.copyOf(drainExec);
     }
 
     static ProxmoxSettings from(BackendOptions o) {
@@ -78,6 +80,7 @@ record ProxmoxSettings(
                 trimmed(o, ProxmoxOptions.POOL),
                 bootstrapPath(o),
                 bootstrapExec(o),
+                argv(o, ProxmoxOptions.DRAIN_EXEC),
                 positiveInt(o, ProxmoxOptions.MAX_CLONES_PER_NODE),
                 overcommit(o),
                 vmidRange(o),
@@ -137,6 +140,7 @@ record ProxmoxSettings(
                 pool,
                 bootstrapPath,
                 bootstrapExec,
+                drainExec,
                 maxClonesPerNode,
                 memoryOvercommit,
                 vmidRange,
@@ -155,6 +159,7 @@ record ProxmoxSettings(
                 pool,
                 bootstrapPath,
                 bootstrapExec,
+                drainExec,
                 maxClonesPerNode,
                 memoryOvercommit,
                 vmidRange,
@@ -265,12 +270,16 @@ record ProxmoxSettings(
 
     /** Comma-separated argv; parts trimmed, empty ones dropped; nothing left means {@code /bin/sh}. */
     private static List<String> bootstrapExec(BackendOptions o) {
-        List<String> argv = Arrays.stream(
-                        o.string(ProxmoxOptions.BOOTSTRAP_EXEC).split(","))
+        List<String> argv = argv(o, ProxmoxOptions.BOOTSTRAP_EXEC);
+        return argv.isEmpty() ? List.of("/bin/sh") : argv;
+    }
+
+    /** A comma-separated argv option; parts trimmed, empty ones dropped (none: unset). */
+    private static List<String> argv(BackendOptions o, BackendOption option) {
+        return Arrays.stream(o.get(option).orElse("").split(","))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList();
-        return argv.isEmpty() ? List.of("/bin/sh") : argv;
     }
 
     private static int positiveInt(BackendOptions o, BackendOption option) {

@@ -40,6 +40,7 @@ class ProxmoxSettingsTest {
         assertThat(s.apiRoot().toString()).isEqualTo("https://pve1:8006/api2/json");
         assertThat(s.bootstrapPath()).isEqualTo("/run/bigfleet-bootstrap");
         assertThat(s.bootstrapExec()).containsExactly("/bin/sh");
+        assertThat(s.drainExec()).as("the built-in kubectl drain").isEmpty();
         assertThat(s.maxClonesPerNode()).isEqualTo(2);
         assertThat(s.memoryOvercommit()).isEqualTo(1.0);
         assertThat(s.vmidRange()).isEmpty();
@@ -129,6 +130,8 @@ class ProxmoxSettingsTest {
                 "bf",
                 "bootstrap-exec",
                 " /usr/bin/env , bash ,, ",
+                "drain-exec",
+                "/bin/sh, /usr/local/lib/bigfleet/drain-hook.sh ,",
                 "bootstrap-path",
                 "/var/lib/bf/blob"));
         assertThat(s.maxClonesPerNode()).isEqualTo(5);
@@ -138,6 +141,7 @@ class ProxmoxSettingsTest {
         assertThat(s.agentTimeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(s.pool()).contains("bf");
         assertThat(s.bootstrapExec()).containsExactly("/usr/bin/env", "bash");
+        assertThat(s.drainExec()).containsExactly("/bin/sh", "/usr/local/lib/bigfleet/drain-hook.sh");
         assertThat(s.bootstrapPath()).isEqualTo("/var/lib/bf/blob");
         refused(Map.of("max-concurrent-clones-per-node", "0"), "--max-concurrent-clones-per-node: must be >= 1");
         refused(Map.of("max-concurrent-clones-per-node", "two"), "--max-concurrent-clones-per-node:");

@@ -43,7 +43,7 @@ class RedactorTest {
     @Test
     void guestScriptsQuotePaths() {
         assertThat(GuestScripts.quote("/run/it's")).isEqualTo("'/run/it'\\''s'");
-        assertThat(GuestScripts.drain(0)).last().asString().endsWith("--timeout=1s");
+        assertThat(GuestScripts.drain(0, List.of())).last().asString().endsWith("--timeout=1s");
         assertThat(GuestScripts.hook(List.of("/usr/bin/env", "bash"), "/run/b"))
                 .containsExactly("/usr/bin/env", "bash", "/run/b");
     }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * JVM memory, GC, threads and classes from Dropwizard's {@code metrics-jvm} gauge sets, renamed
  * from their dotted names to labelled series ({@code jvm.memory.pools.G1-Eden-Space.used} becomes
  * {@code jvm_memory_pool_used_bytes{pool="G1-Eden-Space"}}). Ratios and derived totals are left
- * out: Prometheus computes them from these.
+ * out: Prometheus computes them from these. GC counts and times only grow, so they are counters.
  */
 final class JvmMetrics {
     static final MetricFamily MEMORY_USED =
@@ -29,10 +29,10 @@ final class JvmMetrics {
             MetricFamily.gauge("jvm_memory_pool_committed_bytes", "Committed bytes of a JVM memory pool.", "pool");
     static final MetricFamily POOL_MAX = MetricFamily.gauge(
             "jvm_memory_pool_max_bytes", "Maximum bytes of a JVM memory pool (-1 when undefined).", "pool");
-    static final MetricFamily GC_COLLECTIONS =
-            MetricFamily.gauge("jvm_gc_collections", "Collections run by a garbage collector since start.", "gc");
-    static final MetricFamily GC_SECONDS = MetricFamily.gauge(
-            "jvm_gc_collection_seconds", "Time a garbage collector spent collecting since start.", "gc");
+    static final MetricFamily GC_COLLECTIONS = MetricFamily.counter(
+            "jvm_gc_collections_total", "Collections run by a garbage collector since start.", "gc");
+    static final MetricFamily GC_SECONDS = MetricFamily.counter(
+            "jvm_gc_collection_seconds_total", "Time a garbage collector spent collecting since start.", "gc");
     static final MetricFamily THREADS = MetricFamily.gauge("jvm_threads_current", "Live JVM threads.");
     static final MetricFamily THREADS_DAEMON = MetricFamily.gauge("jvm_threads_daemon", "Live JVM daemon threads.");
     static final MetricFamily THREADS_PEAK = MetricFamily.gauge("jvm_threads_peak", "Peak live JVM threads.");
@@ -83,9 +83,9 @@ final class JvmMetrics {
         String collector = name.substring(0, dot);
         Gauge<Number> value = number(metric);
         if (name.endsWith(".count")) {
-            registry.gauge(GC_COLLECTIONS, value, collector);
+            registry.counterView(GC_COLLECTIONS, () -> value.getValue().longValue(), collector);
         } else if (name.endsWith(".time")) {
-            registry.gauge(GC_SECONDS, () -> value.getValue().doubleValue() / 1000.0, collector);
+            registry.fractionalCounterView(GC_SECONDS, () -> value.getValue().doubleValue() / 1000.0, collector);
         }
     }
 

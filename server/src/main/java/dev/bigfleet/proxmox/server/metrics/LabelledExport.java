@@ -52,6 +52,15 @@ public final class LabelledExport implements MultiCollector {
                                     .labels(s.labels())
                                     .build());
                 }
+            } else if (snapshot instanceof GaugeSnapshot g && s.family().type() == MetricFamily.Type.COUNTER) {
+                // a fractional total (SeriesRegistry#fractionalCounterView): a gauge in Dropwizard, a counter here
+                for (GaugeDataPointSnapshot p : g.getDataPoints()) {
+                    counters.computeIfAbsent(s.family(), f -> new ArrayList<>())
+                            .add(CounterDataPointSnapshot.builder()
+                                    .value(p.getValue())
+                                    .labels(s.labels())
+                                    .build());
+                }
             } else if (snapshot instanceof GaugeSnapshot g) {
                 for (GaugeDataPointSnapshot p : g.getDataPoints()) {
                     gauges.computeIfAbsent(s.family(), f -> new ArrayList<>())

@@ -1,5 +1,8 @@
 package dev.bigfleet.proxmox.server.metrics;
 
+import dev.bigfleet.proxmox.server.build.BuildInfo;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.time.Clock;
@@ -18,7 +21,7 @@ public final class ProviderMetrics {
     private final StoreMetrics store;
     private final PrometheusRegistry prometheus = new PrometheusRegistry();
 
-    public ProviderMetrics(Clock clock) {
+    public ProviderMetrics(Clock clock, BuildInfo build) {
         stateClock = new StateClock(clock);
         engine = new EngineMetrics(registry, stateClock);
         apiCalls = new ApiCallMetrics(registry);
@@ -26,10 +29,20 @@ public final class ProviderMetrics {
         store = new StoreMetrics(registry);
         JvmMetrics.register(registry);
         prometheus.register(new LabelledExport(registry));
+        // an info metric (value 1, the facts as labels), a type of the Prometheus client, not Dropwizard's
+        Info.builder()
+                .name(Families.PREFIX + "build_info")
+                .help("The running provider's version and git commit.")
+                .labelNames("version", "commit")
+                .register(prometheus)
+                .setLabelValues(build.version(), build.commit());
+        // process_cpu_seconds_total, process_resident_memory_bytes, process_open_fds, ...: the
+        // Prometheus client's own collector, the convention's reference (Dropwizard has no RSS or fds)
+        ProcessMetrics.builder().register(prometheus);
     }
 
     public static ProviderMetrics create() {
-        return new ProviderMetrics(Clock.systemUTC());
+        return new ProviderMetrics(Clock.systemUTC(), BuildInfo.current());
     }
 
     /** Exports a count kept by another component (the recovered-panic count) as {@code _panics_total}. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -55,6 +56,14 @@ public final class SeriesRegistry {
     /** Registers a counter whose count is kept elsewhere. */
     public void counterView(MetricFamily family, LongSupplier count, String... labelValues) {
         metric(family, MetricFamily.Type.COUNTER, labelValues, () -> new CountingView(count));
+    }
+
+    /**
+     * Registers a counter of a fractional total kept elsewhere (CPU or GC seconds). Dropwizard
+     * counters are whole numbers, so it is a Dropwizard gauge that the export writes as a counter.
+     */
+    public void fractionalCounterView(MetricFamily family, DoubleSupplier total, String... labelValues) {
+        metric(family, MetricFamily.Type.COUNTER, labelValues, () -> (Gauge<Double>) total::getAsDouble);
     }
 
     private Metric metric(

@@ -23,6 +23,15 @@
  * </ul>
  *
  * The rest are the families themselves ({@link dev.bigfleet.proxmox.server.metrics.Families}) and the
- * parts that feed them from the engine, the store, the backend's API calls and the JVM.
+ * parts that feed them from the engine, the store, the backend's API calls and the JVM. Totals that
+ * only grow are counters even when Dropwizard keeps them as gauges (GC counts and seconds, see
+ * {@link dev.bigfleet.proxmox.server.metrics.SeriesRegistry#fractionalCounterView}).
+ *
+ * <p>Two series are not Dropwizard's, registered on the same Prometheus registry: the {@code
+ * process_*} series every Prometheus client exports by convention (CPU seconds, resident memory,
+ * open and maximum file descriptors, start time) come from the Prometheus client's own {@code
+ * ProcessMetrics}, since Dropwizard has no resident-memory or file-descriptor gauges and that is the
+ * reference implementation of those names; and {@code bigfleet_proxmox_build_info} is the client's
+ * {@code Info} type, which Dropwizard lacks.
  */
 package dev.bigfleet.proxmox.server.metrics;

@@ -14,7 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,11 +122,39 @@ class MetricsEndpointTest {
             assertThat(after.value("bigfleet_proxmox_store_commit_duration_seconds_count"))
                     .isPositive();
             assertThat(after.has("bigfleet_proxmox_store_commit_errors_total")).isTrue();
-            // the JVM
+            // the JVM and the process, by the usual names
             assertThat(after.value("jvm_memory_used_bytes{area=\"heap\"}")).isPositive();
             assertThat(after.value("jvm_threads_current")).isPositive();
-            assertThat(after.text).contains("jvm_gc_collections{gc=");
+            assertThat(after.text)
+                    .contains("# TYPE jvm_gc_collections_total counter\n")
+                    .contains("jvm_gc_collections_total{gc=")
+                    .contains("# TYPE jvm_gc_collection_seconds_total counter\n")
+                    .contains("# TYPE process_cpu_seconds_total counter\n");
+            assertThat(after.value("process_cpu_seconds_total")).isPositive();
+            assertThat(after.value("process_resident_memory_bytes")).isGreaterThan(16 * 1024 * 1024);
+            assertThat(after.value("process_open_fds")).isPositive();
+            assertThat(after.value("process_start_time_seconds"))
+                    .isBetween(System.currentTimeMillis() / 1000.0 - 3600, System.currentTimeMillis() / 1000.0);
+            assertThat(after.text)
+                    .containsPattern(
+                            "(?m)^bigfleet_proxmox_build_info\\{commit=\"[^\"]+\",version=\"[^\"]+\"\\} 1(\\.0)?$");
         });
+    }
+
+    @Test
+    void everyExportedFamilyIsInTheReadmesMetricsTable() throws Exception {
+        Set<String> exported = new TreeSet<>();
+        Matcher type = Pattern.compile("(?m)^# TYPE (\\S+) \\S+$").matcher(scrape().text);
+        while (type.find()) {
+            exported.add(type.group(1));
+        }
+        Set<String> documented = ReadmeMetrics.families(Path.of("..", "README.md"));
+        assertThat(documented).as("families in README's metrics table").containsAll(exported);
+        // exported only by a backend that reports whether its API answers (the real one)
+        Set<String> apiOnly = Set.of("bigfleet_proxmox_api_up", "bigfleet_proxmox_api_breaker_open");
+        assertThat(documented)
+                .as("documented families this provider does not export")
+                .allMatch(f -> exported.contains(f) || apiOnly.contains(f));
     }
 
     @Test

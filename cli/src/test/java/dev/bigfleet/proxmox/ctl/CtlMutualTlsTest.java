@@ -1,0 +1,113 @@
+package dev.bigfleet.proxmox.ctl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bigfleet.proxmox.server.ProviderMain;
+import dev.bigfleet.proxmox.server.RunningProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bigfleetctl with the provider's gRPC behind TLS with required client certificates (mTLS). */
+class CtlMutualTlsTest {
+    private static final String ID = "proxmox/OnDemand/pve.large/pve-a/000";
+
+    @TempDir
+    static Path dir;
+
+    private static TestCertificates certs;
+    private static RunningProvider provider;
+    private static String addr;
+
+    @BeforeAll
+    static void start() throws Exception {
+        certs = TestCertificates.create(dir);
+        provider = ProviderMain.start(
+                "--use-fake-backend",
+                "--addr",
+                "127.0.0.1:0",
+                "--metrics-addr",
+                "",
+                "--seed-count",
+                "4",
+                "--fake-latency",
+                "20ms",
+                "--reconcile-interval",
+                "0",
+                "--tls-cert",
+                certs.serverCert.toString(),
+                "--tls-key",
+                certs.serverKey.toString(),
+                "--tls-ca",
+                certs.caCert.toString());
+        addr = "127.0.0.1:" + provider.grpcPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        provider.close();
+    }
+
+    @Test
+    void drivesTheLifecycleWithAClientCertificate() throws Exception {
+        Path blob = Files.writeString(dir.resolve("blob"), "join-secret");
+        Ctl ctl = new Ctl(
+                "--addr",
+                addr,
+                "--tls-ca",
+                certs.caCert.toString(),
+                "--tls-cert",
+                certs.clientCert.toString(),
+                "--tls-key",
+                certs.clientKey.toString());
+        Lifecycle.drive(ctl, ID, blob, Duration.ofSeconds(20));
+    }
+
+    @Test
+    void withoutAClientCertificateOrTlsTheCallFails() {
+        Ctl.Result noClientCert = Ctl.runExactly("list", "--addr", addr, "--tls-ca", certs.caCert.toString());
+        assertThat(noClientCert.exit()).isEqualTo(1);
+        assertThat(noClientCert.err()).startsWith("error: UNAVAILABLE");
+        Ctl.Result plaintext = Ctl.runExactly("list", "--addr", addr, "--timeout", "5s");
+        assertThat(plaintext.exit()).isEqualTo(1);
+        assertThat(plaintext.err()).startsWith("error: UNAVAILABLE");
+    }
+
+    @Test
+    void theServerCertificateIsVerified() {
+        // the system's trust roots do not know the test CA
+        Ctl.Result untrusted = Ctl.runExactly(
+                "list",
+                "--addr",
+                addr,
+                "--tls",
+                "--tls-cert",
+                certs.clientCert.toString(),
+                "--tls-key",
+                certs.clientKey.toString());
+        assertThat(untrusted.exit()).isEqualTo(1);
+        assertThat(untrusted.err()).startsWith("error: UNAVAILABLE");
+        // the certificate names 127.0.0.1 and localhost, not this
+        Ctl.Result wrongName = Ctl.runExactly(
+                "list",
+                "--addr",
+                addr,
+                "--tls-ca",
+                certs.caCert.toString(),
+                "--tls-cert",
+                certs.clientCert.toString(),
+                "--tls-key",
+                certs.clientKey.toString(),
+                "--tls-server-name",
+                "provider.example");
+        assertThat(wrongName.exit()).isEqualTo(1);
+        assertThat(wrongName.err()).startsWith("error: UNAVAILABLE");
+        Ctl.Result keyWithoutCert = Ctl.runExactly("list", "--addr", addr, "--tls-key", certs.clientKey.toString());
+        assertThat(keyWithoutCert.exit()).isEqualTo(1);
+        assertThat(keyWithoutCert.err()).isEqualTo("error: --tls-cert and --tls-key go together\n");
+    }
+}
