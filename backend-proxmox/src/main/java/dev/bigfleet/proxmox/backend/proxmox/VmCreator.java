@@ -44,6 +44,7 @@ final class VmCreator {
     private final VmidAllocator vmids;
     private final CloneSlots slots;
     private final CloneJournal journal;
+    private final UnclaimedClones unclaimed;
     private final TaskWaiter tasks;
     private final PowerControl power;
     private final AgentWaiter agent;
@@ -70,6 +71,7 @@ final class VmCreator {
         this.vmids = vmids;
         this.slots = slots;
         this.journal = journal;
+        this.unclaimed = new UnclaimedClones(api, journal);
         this.tasks = tasks;
         this.power = power;
         this.agent = agent;
@@ -86,6 +88,11 @@ final class VmCreator {
         }
         List<ClusterResource> listed = listAll();
         Optional<ClusterResource> own = findOwn(spec, listed);
+        if (own.isEmpty() && unclaimed.awaitSettled(listed, context)) {
+            // a clone running since before this process started may be this machine's
+            listed = listAll();
+            own = findOwn(spec, listed);
+        }
         if (own.isPresent()) {
             Optional<CreatedVm> adopted = adopt(spec, own.get(), context);
             if (adopted.isPresent()) {

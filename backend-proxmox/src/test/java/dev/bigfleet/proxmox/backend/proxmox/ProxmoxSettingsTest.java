@@ -74,6 +74,41 @@ class ProxmoxSettingsTest {
     }
 
     @Test
+    void aSecretPastedIntoTheTokenIdIsNamedWithoutBeingRepeated() {
+        String pasted = "bigfleet@pve!autoscaler=5ec7e7aa-70ce-4e11-b1ab-000000000001";
+        for (Map<String, String> o : List.of(
+                Map.of("token-id", pasted, "token-secret", ""),
+                Map.of("token-id", pasted),
+                Map.of("token-id", "PVEAPIToken=" + pasted))) {
+            assertThatThrownBy(() -> parse(o))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--proxmox-token-id: the token secret was pasted into the id")
+                    .hasMessageContaining("--proxmox-token-file")
+                    .hasMessageNotContaining("5ec7e7aa")
+                    .hasMessageNotContaining("s3cret-value")
+                    .hasMessageNotContaining("autoscaler");
+        }
+        assertThatThrownBy(() -> parse(Map.of("token-id", pasted, "token-secret", "")))
+                .hasMessageNotContaining("which is set too");
+        assertThatThrownBy(() -> parse(Map.of("token-id", pasted)))
+                .hasMessageEndingWith(", which is set too: drop the \"=\" and what follows it from the id");
+        refused(Map.of("token-id", "bigfleet@pve!x 5ec7e7aa"), "--proxmox-token-id: contains whitespace");
+    }
+
+    @Test
+    void aWholeTokenGivenAsTheSecretIsRefusedWithoutRepeatingIt(@TempDir Path dir) throws Exception {
+        String whole = "bigfleet@pve!autoscaler=5ec7e7aa-70ce-4e11-b1ab-000000000001";
+        assertThatThrownBy(() -> parse(Map.of("token-secret", whole)))
+                .hasMessageStartingWith("--proxmox-token-secret: holds \"=\", so it looks like a whole token")
+                .hasMessageNotContaining("5ec7e7aa");
+        Path f = dir.resolve("secret");
+        Files.writeString(f, whole + "\n");
+        assertThatThrownBy(() -> parse(Map.of("token-file", f.toString())))
+                .hasMessageStartingWith("--proxmox-token-file " + f + ": holds \"=\"")
+                .hasMessageNotContaining("5ec7e7aa");
+    }
+
+    @Test
     void theSecretFileWinsAndIsTrimmed(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("secret");
         Files.writeString(f, "  from-file \n");
