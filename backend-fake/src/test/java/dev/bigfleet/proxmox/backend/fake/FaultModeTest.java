@@ -180,8 +180,8 @@ class FaultModeTest {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");
 
-        BackendException e = (BackendException) failureOf(
-                () -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"), forMachine("m-1")));
+        BackendException e = (BackendException)
+                failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"), forMachine("m-1")));
 
         assertThat(e.bootstrapStarted()).isTrue();
         assertThat(e.isTransient()).isFalse();

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server.plugin;
 
+import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
@@ -65,6 +66,11 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
                 ThreadContextClassLoader.<Optional<ReadinessGate>, RuntimeException>call(loader, delegate::readiness);
         return gate.map(g -> (target, clusterId, context) ->
                 ThreadContextClassLoader.run(loader, () -> g.awaitNodeReady(target, clusterId, context)));
+    }
+
+    @Override
+    public Optional<ApiStatus> apiStatus() {
+        return ThreadContextClassLoader.<Optional<ApiStatus>, RuntimeException>call(loader, delegate::apiStatus);
     }
 
     @Override

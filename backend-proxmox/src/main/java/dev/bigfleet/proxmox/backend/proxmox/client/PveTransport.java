@@ -125,6 +125,7 @@ public final class PveTransport {
             }
             throw gaveUp(call, e);
         } catch (CircuitBreakerOpenException e) {
+            reachability.breakerOpen();
             throw PveApiException.circuitOpen(call.op(), policy.breakerDelay());
         } catch (TimeoutExceededException e) {
             throw gaveUp(
@@ -153,10 +154,7 @@ public final class PveTransport {
 
     /** The call's final failure, classified; one the API did not answer makes it unreachable. */
     private PveApiException gaveUp(ApiCall call, PveApiException e) {
-        if (FailureClassifier.unreachable(e)) {
-            reachability.unanswered(
-                    String.valueOf(e.getMessage()).replaceAll("\\R", " ").strip());
-        }
+        reachability.callGaveUp(e);
         return e.classified(FailureClassifier.transientFor(e, call.safety()));
     }
 
@@ -198,12 +196,12 @@ public final class PveTransport {
                 data = envelope(call, response);
             } catch (PveApiException e) {
                 outcome = call.notYet().failure(e) ? CallOutcome.WAITING : CallOutcome.ERROR;
-                throw e;
+                throw reachability.attemptFailed(e);
             }
             outcome = call.notYet().answer(data) ? CallOutcome.WAITING : CallOutcome.SUCCESS;
             return data;
         } catch (IOException e) {
-            throw transportFailure(call, e);
+            throw reachability.attemptFailed(transportFailure(call, e));
         } catch (InterruptedException e) {
             throw PveApiException.transport(call.op(), PveApiException.Kind.INTERRUPTED, "interrupted", e);
         } finally {
