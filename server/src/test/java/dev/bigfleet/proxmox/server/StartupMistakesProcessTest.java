@@ -119,6 +119,19 @@ class StartupMistakesProcessTest {
     }
 
     @Test
+    void aSecretInTheWrongPlaceIsRefusedWithoutPrintingIt() throws Exception {
+        Ended asId = run(proxmox("--proxmox-token-id", SECRET, "--proxmox-token-secret", OTHER_SECRET));
+        assertThat(asId.exit()).isEqualTo(1);
+        assertThat(asId.line()).startsWith("error: --proxmox-token-id: has neither \"@\" nor \"!\"");
+
+        List<String> inUrl = proxmox("--proxmox-token-id", "bigfleet@pve!autoscaler");
+        inUrl.set(inUrl.indexOf("https://127.0.0.1:9/api2/json"), "https://root:" + SECRET + "@127.0.0.1:9");
+        Ended url = run(inUrl);
+        assertThat(url.exit()).isEqualTo(1);
+        assertThat(url.line()).startsWith("error: --proxmox-api-url: \"https://<credentials>@127.0.0.1:9\"");
+    }
+
+    @Test
     void aWholeTokenGivenAsTheSecretIsRefusedWithoutPrintingIt() throws Exception {
         Path token = file("token", "bigfleet@pve!autoscaler=" + SECRET + "\n");
         Ended inFile =

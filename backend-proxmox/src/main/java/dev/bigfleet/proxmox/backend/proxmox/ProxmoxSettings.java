@@ -126,18 +126,20 @@ record ProxmoxSettings(
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(flag + ": \"" + text + "\" is not a URL: " + e.getReason());
+            throw new IllegalArgumentException(
+                    flag + ": \"" + withoutCredentials(text) + "\" is not a URL: " + e.getReason());
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("http")) {
             throw new IllegalArgumentException(flag + ": http:// would send the API token in clear; use https://");
         }
         if (!scheme.equals("https") || uri.getHost() == null) {
-            throw new IllegalArgumentException(flag + ": \"" + text + "\" must be https://HOST[:PORT]/api2/json");
+            throw new IllegalArgumentException(
+                    flag + ": \"" + withoutCredentials(text) + "\" must be https://HOST[:PORT]/api2/json");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException(
-                    flag + ": \"" + text + "\" must not carry credentials, a query or a fragment");
+            throw new IllegalArgumentException(flag + ": \"" + withoutCredentials(text)
+                    + "\" must not carry credentials, a query or a fragment" + " (the token goes in the token flags)");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         while (path.endsWith("/")) {
@@ -147,6 +149,11 @@ record ProxmoxSettings(
             path = "/api2/json";
         }
         return URI.create("https://" + uri.getRawAuthority() + path);
+    }
+
+    /** A URL as a message may show it: whatever stands before its last {@code @} may be a password. */
+    private static String withoutCredentials(String url) {
+        return url.trim().replaceAll("^([A-Za-z][A-Za-z0-9+.-]*://)?.*@", "$1<credentials>@");
     }
 
     /**

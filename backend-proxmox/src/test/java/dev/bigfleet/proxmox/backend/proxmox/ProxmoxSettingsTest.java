@@ -62,6 +62,23 @@ class ProxmoxSettingsTest {
                 "--proxmox-api-url: http:// would send the API token in clear");
         refused(Map.of("api-url", "pve1:8006"), "--proxmox-api-url:");
         refused(Map.of("api-url", "https://user:pw@pve1:8006"), "--proxmox-api-url:");
+    }
+
+    @Test
+    void anApiUrlWithAPasswordInItIsRefusedWithoutShowingThePassword() {
+        for (String url : List.of(
+                "https://root:s3cret-value@pve1:8006/api2/json",
+                "root:s3cret-value@pve1:8006",
+                "https://root:s3cret/value@pve1:8006",
+                "https://root:s3cret value@pve1")) {
+            assertThatThrownBy(() -> parse(Map.of("api-url", url)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--proxmox-api-url: ")
+                    .hasMessageNotContaining("s3cret");
+        }
+        assertThatThrownBy(() -> parse(Map.of("api-url", "https://root:pw@pve1:8006")))
+                .hasMessage("--proxmox-api-url: \"https://<credentials>@pve1:8006\" must not carry credentials, a"
+                        + " query or a fragment (the token goes in the token flags)");
         refused(Map.of("api-url", ""), "--proxmox-api-url: required");
     }
 
@@ -71,6 +88,16 @@ class ProxmoxSettingsTest {
             refused(Map.of("token-id", bad), "--proxmox-token-id:");
         }
         assertThat(parse(Map.of("token-id", "root@pam!ci-1.x_y")).token().id()).isEqualTo("root@pam!ci-1.x_y");
+    }
+
+    @Test
+    void aSecretGivenAsTheTokenIdIsNotRepeated() {
+        String secret = "5ec7e7aa-70ce-4e11-b1ab-000000000042";
+        assertThatThrownBy(() -> parse(Map.of("token-id", secret)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--proxmox-token-id: has neither \"@\" nor \"!\"")
+                .hasMessageNotContaining(secret)
+                .hasMessageNotContaining(secret.substring(0, 8));
     }
 
     @Test

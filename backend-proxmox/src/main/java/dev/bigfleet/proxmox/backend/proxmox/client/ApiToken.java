@@ -38,7 +38,8 @@ public final class ApiToken {
 
     /**
      * @throws IllegalArgumentException when the id is not of the form USER@REALM!TOKENID; the message
-     *     quotes the id only when it cannot hold a pasted secret (no {@code =}, no whitespace)
+     *     quotes the id only when it cannot hold a pasted secret (no {@code =}, no whitespace) and
+     *     cannot be a secret given as the id (it has an {@code @} or a {@code !}, which a secret lacks)
      */
     public static void checkId(String id) {
         if (id.indexOf('=') >= 0) {
@@ -46,6 +47,11 @@ public final class ApiToken {
         }
         if (id.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("contains whitespace; a token id has the form USER@REALM!TOKENID");
+        }
+        if (id.indexOf('@') < 0 && id.indexOf('!') < 0) {
+            throw new IllegalArgumentException(
+                    "has neither \"@\" nor \"!\", so it is not a token id (USER@REALM!TOKENID);"
+                            + " if it is the token's secret, it belongs in the secret's file or flag");
         }
         if (!ID.matcher(id).matches()) {
             throw new IllegalArgumentException("\"" + id + "\" is not a token id of the form USER@REALM!TOKENID");
