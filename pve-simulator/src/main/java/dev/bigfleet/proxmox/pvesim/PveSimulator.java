@@ -7,13 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -34,19 +28,14 @@ public final class PveSimulator implements AutoCloseable {
     private final SimulatorConfig config;
     private final Cluster cluster;
     private final Server server;
-    private final Path caFile;
-    private final String fingerprint;
-    private final int port;
+    private final HttpsListener listener;
     private final Faults faults;
 
-    private PveSimulator(
-            SimulatorConfig config, Cluster cluster, Server server, Path caFile, String fingerprint, int port) {
+    private PveSimulator(SimulatorConfig config, Cluster cluster, Server server, HttpsListener listener) {
         this.config = config;
         this.cluster = cluster;
         this.server = server;
-        this.caFile = caFile;
-        this.fingerprint = fingerprint;
-        this.port = port;
+        this.listener = listener;
         this.faults = new Faults(cluster);
     }
 
@@ -54,7 +43,7 @@ public final class PveSimulator implements AutoCloseable {
     public static PveSimulator start(SimulatorConfig config) throws IOException {
         TlsMaterial tls = TlsMaterial.mint();
         Path dir = config.tlsDir() != null ? config.tlsDir() : Files.createTempDirectory("pve-simulator-tls");
-        Path caFile = tls.writeTo(dir);
+        tls.writeTo(dir);
         Cluster cluster = new Cluster(config);
         cluster.sslFingerprint = tls.fingerprint();
 
@@ -62,20 +51,7 @@ public final class PveSimulator implements AutoCloseable {
         threads.setName("pve-simulator-http");
         threads.setDaemon(true);
         Server server = new Server(threads);
-        SslContextFactory.Server ssl = new SslContextFactory.Server();
-        ssl.setKeyStore(tls.keyStore);
-        ssl.setKeyStorePassword(new String(tls.keyStorePassword));
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        SecureRequestCustomizer secure = new SecureRequestCustomizer();
-        // The certificate names 127.0.0.1 as an IP SAN; hostname checks are the client's job.
-        secure.setSniHostCheck(false);
-        http.addCustomizer(secure);
-        ServerConnector connector =
-                new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"), new HttpConnectionFactory(http));
-        connector.setHost(config.host());
-        connector.setPort(config.port());
-        server.addConnector(connector);
+        HttpsListener listener = HttpsListener.on(server, config.host(), config.port(), dir, tls);
         server.setHandler(new ApiHandler(cluster, new ApiRoutes(cluster).router()));
         try {
             server.start();
@@ -88,27 +64,58 @@ public final class PveSimulator implements AutoCloseable {
             }
             throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
-        return new PveSimulator(config, cluster, server, caFile, tls.fingerprint(), connector.getLocalPort());
+        listener.started();
+        return new PveSimulator(config, cluster, server, listener);
     }
 
     /** {@code https://HOST:PORT/api2/json}. */
     public URI apiUrl() {
         String h = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
-        return URI.create("https://" + h + ":" + port + "/api2/json");
+        return URI.create("https://" + h + ":" + port() + "/api2/json");
     }
 
     public int port() {
-        return port;
+        return listener.port();
     }
 
-    /** The {@code ca.pem} the server certificate chains to. */
+    /** The {@code ca.pem} the server certificate chains to (rewritten by {@link #replaceCertificates()}). */
     public Path caCertificate() {
-        return caFile;
+        return listener.caFile();
     }
 
     /** SHA-256 of the server certificate, {@code AB:CD:...} (95 characters). */
     public String fingerprint() {
-        return fingerprint;
+        return listener.tls().fingerprint();
+    }
+
+    /**
+     * An outage, as when pveproxy stops: from now on every connection to the port is refused;
+     * requests being answered get their answer, then every open connection is closed. The
+     * cluster goes on meanwhile (tasks finish, guests boot) and its state is kept.
+     */
+    public void refuseConnections() {
+        listener.refuseConnections();
+    }
+
+    /** Ends an outage: serves again on the same port, with the cluster's state as it is now. */
+    public void acceptConnections() throws IOException {
+        listener.acceptConnections();
+    }
+
+    /**
+     * New certificates, as after regenerating the cluster CA and node certificate and restarting
+     * pveproxy: a new CA is written over {@link #caCertificate()} (in one step), the listener
+     * closes and opens again with a server certificate signed by it. During an outage the new
+     * certificate is served once connections are accepted again.
+     *
+     * @return the new server certificate's SHA-256, as {@link #fingerprint()}
+     */
+    public String replaceCertificates() throws IOException {
+        TlsMaterial next = listener.replaceCertificates();
+        synchronized (cluster) {
+            cluster.sslFingerprint = next.fingerprint();
+        }
+        return next.fingerprint();
     }
 
     public ApiToken token() {

@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -121,13 +122,22 @@ final class TlsMaterial {
         return new JcaX509CertificateConverter().getCertificate(b.build(s));
     }
 
-    /** Writes {@code ca.pem} and the server certificate {@code pve-ssl.pem}; returns the CA path. */
+    /**
+     * Writes {@code ca.pem} and the server certificate {@code pve-ssl.pem}, each through a temporary
+     * file renamed over the old one, so a reader never sees half a file; returns the CA path.
+     */
     Path writeTo(Path dir) throws IOException {
         Files.createDirectories(dir);
         Path caFile = dir.resolve(CA_FILE);
-        Files.writeString(caFile, pem(ca), StandardCharsets.US_ASCII);
-        Files.writeString(dir.resolve(CERT_FILE), pem(leaf), StandardCharsets.US_ASCII);
+        replace(caFile, pem(ca));
+        replace(dir.resolve(CERT_FILE), pem(leaf));
         return caFile;
+    }
+
+    private static void replace(Path file, String text) throws IOException {
+        Path next = file.resolveSibling(file.getFileName() + ".new");
+        Files.writeString(next, text, StandardCharsets.US_ASCII);
+        Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** SHA-256 of the server certificate's DER, as {@code AB:CD:...}. */

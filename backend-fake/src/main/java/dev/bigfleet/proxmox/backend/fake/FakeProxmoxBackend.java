@@ -31,8 +31,7 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
 
     static final String BOOTSTRAP_FAULT_STDERR =
             "bootstrap hook failed: injected fault (cluster " + Fault.ERROR.clusterId() + ")";
-    static final String DRAIN_FAULT_STDERR = "error: cannot evict pod as it would violate the pod's disruption"
-            + " budget (injected fault, cluster " + Fault.DRAIN_ERROR.clusterId() + ")";
+    static final String DRAIN_FAULT_STDERR = "error: cannot evict pod as it would violate the pod's disruption budget";
 
     private final SimulatedCluster cluster;
     private final SimulatedDelay delay;
@@ -103,7 +102,8 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
         GuestExecResult result =
                 fault == Fault.ERROR ? new GuestExecResult(1, BOOTSTRAP_FAULT_STDERR) : GuestExecResult.SUCCESS;
         if (!result.succeeded()) {
-            throw new BackendException(exec + ": " + result.failureText());
+            // the hook ran: the node may be joining its cluster
+            throw BackendException.afterBootstrapStarted(exec + ": " + result.failureText(), null);
         }
         prefixed(exec, () -> cluster.join(vm.vmid(), spec.clusterId()));
         log.debug("fake: VM {} bootstrapped into cluster {}", ref, spec.clusterId());
@@ -135,9 +135,12 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
         SimulatedVm vm = requireRunning("drain", resolve("drain", spec.target()));
         String exec = "run drain on guest " + vm.hostRef();
         delay.step(exec, context);
-        boolean injected = faults.is(Fault.DRAIN_ERROR, spec.clusterId())
-                || vm.clusterId().filter(c -> faults.is(Fault.DRAIN_ERROR, c)).isPresent();
-        GuestExecResult result = injected ? new GuestExecResult(1, DRAIN_FAULT_STDERR) : GuestExecResult.SUCCESS;
+        String joined = vm.clusterId().orElse(spec.clusterId());
+        boolean injected = faults.failsDrain(vm.vmid(), spec.clusterId())
+                || (!joined.equals(spec.clusterId()) && faults.failsDrain(vm.vmid(), joined));
+        GuestExecResult result = injected
+                ? new GuestExecResult(1, DRAIN_FAULT_STDERR + " (injected fault, cluster " + joined + ")")
+                : GuestExecResult.SUCCESS;
         if (!result.succeeded()) {
             throw new BackendException(exec + ": " + result.failureText());
         }

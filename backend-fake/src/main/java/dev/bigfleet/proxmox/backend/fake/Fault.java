@@ -16,6 +16,8 @@ public enum Fault {
     SLOW_OK("fault-slow-ok"),
     /** Configure succeeds, but the later drain of that VM exits non-zero. */
     DRAIN_ERROR("fault-drain-error"),
+    /** Configure succeeds; the first drain of that VM exits non-zero, every later one succeeds. */
+    DRAIN_ERROR_ONCE("fault-drain-error-once"),
     /** Configure succeeds, but the node never becomes Ready. */
     READINESS_BLOCK("fault-readiness-block");
 

@@ -2,6 +2,8 @@ package dev.bigfleet.proxmox.backend.fake;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Decides which injected fault, if any, applies to a call; with fault mode off, none ever does. */
 final class FaultInjector {
@@ -11,6 +13,8 @@ final class FaultInjector {
     static final String CREATE_FAULT_VALUE = "error";
 
     private final boolean enabled;
+    /** VMs whose one failing drain already happened. */
+    private final Set<Long> drainedWithError = ConcurrentHashMap.newKeySet();
 
     FaultInjector(boolean enabled) {
         this.enabled = enabled;
@@ -31,5 +35,11 @@ final class FaultInjector {
     /** Whether a Create with these (offering) labels must fail. */
     boolean failsCreate(Map<String, String> labels) {
         return enabled && CREATE_FAULT_VALUE.equals(labels.get(CREATE_FAULT_LABEL));
+    }
+
+    /** Whether a drain of this VM, whose node is in {@code clusterId}, must fail. */
+    boolean failsDrain(long vmid, String clusterId) {
+        return is(Fault.DRAIN_ERROR, clusterId)
+                || (is(Fault.DRAIN_ERROR_ONCE, clusterId) && drainedWithError.add(vmid));
     }
 }

@@ -159,6 +159,35 @@ class FaultModeTest {
     }
 
     @Test
+    void faultDrainErrorOnceFailsOnlyTheFirstDrainOfTheVm() throws Exception {
+        FakeProxmoxBackend backend = backend(FAST, true);
+        CreatedVm vm = Fixtures.create(backend, "m-1");
+        VmTarget target = target("m-1", vm);
+        backend.applyBootstrap(bootstrap("m-1", vm, "fault-drain-error-once"), forMachine("m-1"));
+        DrainSpec drain = new DrainSpec(target, "fault-drain-error-once", 0);
+
+        assertThatThrownBy(() -> backend.drain(drain, forMachine("m-1")))
+                .isInstanceOf(BackendException.class)
+                .hasMessageContaining("cannot evict pod")
+                .hasMessageEndingWith("(injected fault, cluster fault-drain-error-once)");
+        backend.drain(drain, forMachine("m-1"));
+
+        assertThat(backend.cluster().vm(vm.vmid()).orElseThrow().clusterId()).isEmpty();
+    }
+
+    @Test
+    void aHookThatRanAndFailedSaysTheBootstrapStarted() throws Exception {
+        FakeProxmoxBackend backend = backend(FAST, true);
+        CreatedVm vm = Fixtures.create(backend, "m-1");
+
+        BackendException e = (BackendException)
+                failureOf(() -> backend.applyBootstrap(bootstrap("m-1", vm, "fault-error"), forMachine("m-1")));
+
+        assertThat(e.bootstrapStarted()).isTrue();
+        assertThat(e.isTransient()).isFalse();
+    }
+
+    @Test
     void faultReadinessBlockConfiguresButNeverReportsReady() throws Exception {
         FakeProxmoxBackend backend = backend(FAST, true);
         CreatedVm vm = Fixtures.create(backend, "m-1");

@@ -27,23 +27,31 @@ final class AgentWaiter {
     void await(String node, long vmid, OperationContext context) throws BackendException {
         Instant start = Instant.now();
         String[] last = {"no answer yet"};
+        PveApiException[] lastFailure = {null};
         Optional<Boolean> answered = POLLING.until(start.plus(timeout), context, () -> {
             try {
                 api.agentPing(node, vmid);
                 return Optional.of(true);
             } catch (PveApiException e) {
                 if (fatal(e)) {
-                    throw new BackendException(
+                    throw ApiFailures.wrap(
                             "wait for guest agent on VM " + node + "/" + vmid + ": " + e.getMessage(), e);
                 }
                 last[0] = e.getMessage();
+                lastFailure[0] = e;
                 return Optional.empty();
             }
         });
         if (answered.isEmpty()) {
-            throw new BackendException("wait for guest agent on VM " + node + "/" + vmid + ": no answer after "
+            String message = "wait for guest agent on VM " + node + "/" + vmid + ": no answer after "
                     + Duration.between(start, Instant.now()).toSeconds() + "s (--agent-timeout " + timeout.toSeconds()
-                    + "s; last: " + last[0] + ")");
+                    + "s; last: " + last[0] + ")";
+            // when it was the API, not the VM (a 500 about its agent), that did not answer, the agent
+            // may well be up: worth another try
+            if (lastFailure[0] != null && lastFailure[0].isTransient() && !lastFailure[0].isStatus(500)) {
+                throw BackendException.transientFailure(message, lastFailure[0]);
+            }
+            throw new BackendException(message);
         }
     }
 

@@ -76,11 +76,20 @@ final class BootstrapDelivery {
                 helper(vm, GuestScripts.assemble(path, parts), what + ": assemble " + path, scrub, context);
             }
             String hook = String.join(" ", hookArgv);
-            ExecStatus status =
-                    exec.run(vm.node(), vm.vmid(), hookArgv, context.remaining(), what + ": run " + hook, context);
+            ExecStatus status;
+            try {
+                status = exec.run(vm.node(), vm.vmid(), hookArgv, context.remaining(), what + ": run " + hook, context);
+            } catch (BackendException e) {
+                if (ApiFailures.isTransient(e)) {
+                    throw e; // the hook was certainly not started: the whole delivery may run again
+                }
+                // the hook may have run (or still run): the node may be joining its cluster
+                throw BackendException.afterBootstrapStarted(scrub.scrub(String.valueOf(e.getMessage())), e.getCause());
+            }
             if (!status.succeeded()) {
-                throw new BackendException(
-                        "bootstrap hook \"" + hook + "\" on VM " + vm.ref() + " " + GuestExec.failure(status, scrub));
+                throw BackendException.afterBootstrapStarted(
+                        "bootstrap hook \"" + hook + "\" on VM " + vm.ref() + " " + GuestExec.failure(status, scrub),
+                        null);
             }
         } finally {
             removeQuietly(vm, created, scrub, context);

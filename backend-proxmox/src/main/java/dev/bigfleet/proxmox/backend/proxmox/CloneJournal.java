@@ -27,6 +27,11 @@ final class CloneJournal {
         attempts.remove(machineId);
     }
 
+    /** Whether this process asked for a clone onto that VMID, for any machine, still unsettled. */
+    boolean started(long vmid) {
+        return attempts.values().stream().anyMatch(s -> s.contains(vmid));
+    }
+
     Set<Long> vmids(String machineId) {
         Set<Long> s = attempts.get(machineId);
         return s == null ? Set.of() : Set.copyOf(s);

@@ -8,6 +8,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveTransport;
 import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
+import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
@@ -26,9 +27,12 @@ import java.util.Set;
 /**
  * The real backend: drives a Proxmox VE cluster through {@code /api2/json}. Each operation proves
  * the VM is the machine's before touching it, and every failure message is scrubbed of the token
- * secret (and, for Configure, of the blob) before it can become {@code last_error}.
+ * secret (and, for Configure, of the blob) before it can become {@code last_error}. A failure is
+ * transient when the API could not be asked or could not answer and a retry of the same call can
+ * pick up whatever was done (see {@link ApiFailures}); everything else is definite.
  */
 public final class ProxmoxApiBackend implements ProxmoxBackend {
+    private final PveTransport transport;
     private final PveClient api;
     private final ManagedInventory inventory;
     private final OwnershipGuard guard;
@@ -46,10 +50,11 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-        this.api = new PveClient(new PveTransport(
-                settings.apiRoot(), settings.token(), settings.trust(), json, recorder, settings.transport()));
+        this.transport = new PveTransport(
+                settings.apiRoot(), settings.token(), settings.trust(), json, recorder, settings.transport());
+        this.api = new PveClient(transport);
         Markers markers = new Markers(providerLabel);
-        this.redactor = Redactor.of(settings.token().secret().expose());
+        this.redactor = Redactor.of(settings.token()::secretsHeld);
         this.inventory = new ManagedInventory(api, markers, settings.pool());
         this.guard = new OwnershipGuard(api, markers);
         TaskWaiter tasks = new TaskWaiter(api);
@@ -178,6 +183,14 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         return new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu(), total, taken);
     }
 
+    /** Whether the API answers; the last error is scrubbed like any message that leaves the backend. */
+    @Override
+    public Optional<ApiStatus> apiStatus() {
+        ApiStatus status = transport.status();
+        return Optional.of(new ApiStatus(
+                status.reachable(), status.since(), status.lastError().map(redactor::scrub), status.breakerOpen()));
+    }
+
     /** The machine's VM, owned and up: as ensureRunning just proved in this operation, or checked now. */
     private OwnedVm ready(String what, VmTarget target, OperationContext context) throws BackendException {
         Optional<OwnedVm> recent = verified.get(context.operationId(), target.machineId(), target.vmid());
@@ -194,6 +207,11 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         T run() throws BackendException;
     }
 
+    /**
+     * Runs one backend call, prefixing its failure with {@code what} and scrubbing it of secrets. The
+     * failure keeps its kind: transient (a retry of the same call may succeed), definite, or a
+     * Configure failure after the bootstrap hook started.
+     */
     private static <T> T scrubbed(String what, Redactor redactor, Work<T> work) throws BackendException {
         try {
             return work.run();
@@ -201,12 +219,10 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             String clean = redactor.scrub(String.valueOf(e.getMessage()));
             String message = clean.startsWith(what + ":") ? clean : what + ": " + clean;
             // the cause may quote the same text; keep it only when nothing had to be removed
-            Throwable cause = clean.equals(e.getMessage()) ? e.getCause() : null;
-            throw e.isTransient()
-                    ? BackendException.transientFailure(message, cause)
-                    : new BackendException(message, cause);
+            throw ApiFailures.sameKind(e, message, clean.equals(e.getMessage()) ? e.getCause() : null);
         } catch (PveApiException e) {
-            throw new BackendException(what + ": " + redactor.scrub(String.valueOf(e.getMessage())));
+            String message = what + ": " + redactor.scrub(String.valueOf(e.getMessage()));
+            throw e.isTransient() ? BackendException.transientFailure(message, null) : new BackendException(message);
         }
     }
 }

@@ -3,16 +3,15 @@ package dev.bigfleet.proxmox.backend.proxmox;
 import dev.bigfleet.proxmox.backend.proxmox.client.ApiToken;
 import dev.bigfleet.proxmox.backend.proxmox.client.TokenSecret;
 import dev.bigfleet.proxmox.backend.proxmox.client.TransportPolicy;
+import dev.bigfleet.proxmox.backend.proxmox.files.WatchedFile;
 import dev.bigfleet.proxmox.backend.proxmox.tls.ApiTrust;
 import dev.bigfleet.proxmox.backend.proxmox.tls.CertificateFingerprint;
 import dev.bigfleet.proxmox.backend.proxmox.tls.PemCertificates;
 import dev.bigfleet.proxmox.spi.BackendOption;
 import dev.bigfleet.proxmox.spi.BackendOptions;
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -25,7 +24,9 @@ import java.util.Optional;
 /**
  * The real backend's settings, read from the flags and validated; every mistake is an {@link
  * IllegalArgumentException} with one line that names the flag (the server turns it into a
- * startup error). The token secret is never part of a message.
+ * startup error). No message ever holds the token secret, nor the token id when a secret may have
+ * been pasted into it. The CA file and the token file are read again while the backend runs, when
+ * they change.
  */
 record ProxmoxSettings(
         URI apiRoot,
@@ -64,15 +65,8 @@ record ProxmoxSettings(
                 .map(String::trim)
                 .orElseThrow(() -> new IllegalArgumentException(
                         o.where(ProxmoxOptions.TOKEN_ID) + ": required by the proxmox backend (USER@REALM!TOKENID)"));
-        ApiToken token;
-        try {
-            token = new ApiToken(tokenId, secret(o));
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage().startsWith("--")) {
-                throw e;
-            }
-            throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_ID) + ": " + e.getMessage());
-        }
+        checkTokenId(o, tokenId);
+        ApiToken token = token(o, tokenId);
         return new ProxmoxSettings(
                 root,
                 token,
@@ -176,18 +170,20 @@ record ProxmoxSettings(
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(flag + ": \"" + text + "\" is not a URL: " + e.getReason());
+            throw new IllegalArgumentException(
+                    flag + ": \"" + withoutCredentials(text) + "\" is not a URL: " + e.getReason());
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("http")) {
             throw new IllegalArgumentException(flag + ": http:// would send the API token in clear; use https://");
         }
         if (!scheme.equals("https") || uri.getHost() == null) {
-            throw new IllegalArgumentException(flag + ": \"" + text + "\" must be https://HOST[:PORT]/api2/json");
+            throw new IllegalArgumentException(
+                    flag + ": \"" + withoutCredentials(text) + "\" must be https://HOST[:PORT]/api2/json");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException(
-                    flag + ": \"" + text + "\" must not carry credentials, a query or a fragment");
+            throw new IllegalArgumentException(flag + ": \"" + withoutCredentials(text)
+                    + "\" must not carry credentials, a query or a fragment" + " (the token goes in the token flags)");
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         while (path.endsWith("/")) {
@@ -199,47 +195,67 @@ record ProxmoxSettings(
         return URI.create("https://" + uri.getRawAuthority() + path);
     }
 
-    /** The file wins over the inline value; both are trimmed. */
-    private static TokenSecret secret(BackendOptions o) {
+    /** A URL as a message may show it: whatever stands before its last {@code @} may be a password. */
+    private static String withoutCredentials(String url) {
+        return url.trim().replaceAll("^([A-Za-z][A-Za-z0-9+.-]*://)?.*@", "$1<credentials>@");
+    }
+
+    /**
+     * The id is checked before the secret, and its message never repeats it: a secret pasted into
+     * the id (the simulator's {@code --token} form, {@code USER@REALM!TOKENID=SECRET}) must not end
+     * up on the terminal.
+     */
+    private static void checkTokenId(BackendOptions o, String tokenId) {
+        try {
+            ApiToken.checkId(tokenId);
+        } catch (ApiToken.PastedSecretException e) {
+            boolean secretGiven = trimmed(o, ProxmoxOptions.TOKEN_FILE).isPresent()
+                    || trimmed(o, ProxmoxOptions.TOKEN_SECRET).isPresent();
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_ID) + ": " + e.getMessage() + "; the secret"
+                    + " belongs in " + o.where(ProxmoxOptions.TOKEN_FILE) + " (a file holding only it) or "
+                    + o.where(ProxmoxOptions.TOKEN_SECRET)
+                    + (secretGiven ? ", which is set too: drop the \"=\" and what follows it from the id" : ""));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_ID) + ": " + e.getMessage());
+        }
+    }
+
+    /** The file wins over the inline value; both are trimmed. The file is read again when it changes. */
+    private static ApiToken token(BackendOptions o, String tokenId) {
         Optional<String> file = trimmed(o, ProxmoxOptions.TOKEN_FILE);
-        String value;
-        String flag;
         if (file.isPresent()) {
-            flag = o.where(ProxmoxOptions.TOKEN_FILE);
-            try {
-                value = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8)
-                        .trim();
-            } catch (IOException | RuntimeException e) {
-                throw new IllegalArgumentException(flag + " " + file.get() + ": cannot read: "
-                        + e.getClass().getSimpleName());
-            }
-            if (value.isEmpty()) {
-                throw new IllegalArgumentException(flag + " " + file.get() + ": the file is empty");
-            }
-        } else {
-            flag = o.where(ProxmoxOptions.TOKEN_SECRET);
-            value = o.get(ProxmoxOptions.TOKEN_SECRET).map(String::trim).orElse("");
-            if (value.isEmpty()) {
-                throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_FILE) + " / " + flag
-                        + ": a token secret is required by the proxmox backend");
-            }
+            String flag = o.where(ProxmoxOptions.TOKEN_FILE) + " " + file.get();
+            return new ApiToken(tokenId, WatchedFile.open(Path.of(file.get()), flag, ProxmoxSettings::secretFromFile));
+        }
+        String flag = o.where(ProxmoxOptions.TOKEN_SECRET);
+        String value = o.get(ProxmoxOptions.TOKEN_SECRET).map(String::trim).orElse("");
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(o.where(ProxmoxOptions.TOKEN_FILE) + " / " + flag
+                    + ": a token secret is required by the proxmox backend");
         }
         try {
-            return new TokenSecret(value);
+            return new ApiToken(tokenId, new TokenSecret(value));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(flag + ": " + e.getMessage());
         }
     }
 
+    /** A token file's secret: its content, trimmed (a trailing newline is the usual). */
+    private static TokenSecret secretFromFile(byte[] content) {
+        String value = new String(content, StandardCharsets.UTF_8).trim();
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException("the file is empty");
+        }
+        return new TokenSecret(value);
+    }
+
     private static ApiTrust trust(BackendOptions o) {
-        List<X509Certificate> cas = List.of();
+        Optional<WatchedFile<List<X509Certificate>>> cas = Optional.empty();
         Optional<String> caFile = trimmed(o, ProxmoxOptions.CA_FILE);
         if (caFile.isPresent()) {
-            try {
-                cas = PemCertificates.load(Path.of(caFile.get()));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(o.where(ProxmoxOptions.CA_FILE) + ": " + e.getMessage());
-            }
+            Path path = Path.of(caFile.get());
+            cas = Optional.of(
+                    WatchedFile.open(path, o.where(ProxmoxOptions.CA_FILE) + ": " + path, PemCertificates::parse));
         }
         Optional<CertificateFingerprint> pin = Optional.empty();
         Optional<String> fp = o.get(ProxmoxOptions.TLS_FINGERPRINT).filter(s -> !s.isBlank());
@@ -256,7 +272,7 @@ record ProxmoxSettings(
                     + " is required: give the cluster's CA bundle, the API certificate's SHA-256 fingerprint, or both"
                     + " (certificate checks cannot be turned off)");
         }
-        return new ApiTrust(cas, pin);
+        return cas.isPresent() ? new ApiTrust(cas.get(), pin) : new ApiTrust(List.of(), pin);
     }
 
     private static String bootstrapPath(BackendOptions o) {

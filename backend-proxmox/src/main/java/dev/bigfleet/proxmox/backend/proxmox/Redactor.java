@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Removes secrets from text that leaves the backend (a hook's stderr, an error message): the API
@@ -18,17 +19,21 @@ final class Redactor {
     /** Blob words at least this long that contain a digit are treated as credentials. */
     private static final int MIN_SECRET_WORD = 12;
 
+    private final Supplier<List<String>> tokenSecrets;
     private final List<String> secrets;
 
-    private Redactor(List<String> secrets) {
-        List<String> sorted = new ArrayList<>(secrets);
-        // longest first, so a fragment never leaves the rest of a longer secret behind
-        sorted.sort(Comparator.comparingInt(String::length).reversed());
-        this.secrets = List.copyOf(sorted);
+    private Redactor(Supplier<List<String>> tokenSecrets, List<String> secrets) {
+        this.tokenSecrets = tokenSecrets;
+        this.secrets = List.copyOf(secrets);
     }
 
     static Redactor of(String tokenSecret) {
-        return new Redactor(List.of(tokenSecret));
+        return new Redactor(() -> List.of(tokenSecret), List.of());
+    }
+
+    /** Scrubs every secret the token has held (a rotated token file leaves old secrets behind). */
+    static Redactor of(Supplier<List<String>> tokenSecrets) {
+        return new Redactor(tokenSecrets, List.of());
     }
 
     /** This redactor plus the blob of one Configure. */
@@ -50,12 +55,16 @@ final class Redactor {
                 }
             }
         }
-        return new Redactor(more);
+        return new Redactor(tokenSecrets, more);
     }
 
     String scrub(String text) {
+        List<String> all = new ArrayList<>(tokenSecrets.get());
+        all.addAll(secrets);
+        // longest first, so a fragment never leaves the rest of a longer secret behind
+        all.sort(Comparator.comparingInt(String::length).reversed());
         String out = text;
-        for (String s : secrets) {
+        for (String s : all) {
             if (!s.isEmpty() && out.contains(s)) {
                 out = out.replace(s, MASK);
             }

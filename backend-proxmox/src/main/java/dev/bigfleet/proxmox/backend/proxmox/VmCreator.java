@@ -39,6 +39,7 @@ final class VmCreator {
     private final VmidAllocator vmids;
     private final CloneSlots slots;
     private final CloneJournal journal;
+    private final UnclaimedClones unclaimed;
     private final TaskWaiter tasks;
     private final CloneLocator locator;
     private final VmAdopter adopter;
@@ -67,6 +68,7 @@ final class VmCreator {
         this.vmids = vmids;
         this.slots = slots;
         this.journal = journal;
+        this.unclaimed = new UnclaimedClones(api, journal);
         this.tasks = tasks;
         this.locator = locator;
         this.adopter = adopter;
@@ -85,6 +87,11 @@ final class VmCreator {
         InstanceType type = spec.instanceType();
         List<ClusterResource> listed = listAll();
         Optional<Long> own = adopter.findOwn(spec, listed);
+        if (own.isEmpty() && unclaimed.awaitSettled(listed, context)) {
+            // a clone running since before this process started may be this machine's
+            listed = listAll();
+            own = adopter.findOwn(spec, listed);
+        }
         if (own.isPresent()) {
             Optional<CreatedVm> adopted = adopter.adopt(spec, own.get(), placement(spec), context);
             if (adopted.isPresent()) {

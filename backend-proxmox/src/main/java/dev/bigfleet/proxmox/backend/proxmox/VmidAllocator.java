@@ -50,7 +50,11 @@ final class VmidAllocator {
         } catch (PveApiException e) {
             throw new BackendException("allocate a VMID: " + e.getMessage(), e);
         }
-        while (taken.contains(id) || tried.contains(id) || !inFlight.add(id)) {
+        // the answer is fresher than the listing, which may predate a wait for a clone slot: an id a
+        // Delete freed since is free, whatever the listing says; only the ids after it are skipped
+        // when the listing (or this process) has them taken
+        long first = id;
+        while (tried.contains(id) || (id != first && taken.contains(id)) || !inFlight.add(id)) {
             id++;
         }
         return id;

@@ -78,6 +78,23 @@ class ProxmoxSettingsTest {
                 "--proxmox-api-url: http:// would send the API token in clear");
         refused(Map.of("api-url", "pve1:8006"), "--proxmox-api-url:");
         refused(Map.of("api-url", "https://user:pw@pve1:8006"), "--proxmox-api-url:");
+    }
+
+    @Test
+    void anApiUrlWithAPasswordInItIsRefusedWithoutShowingThePassword() {
+        for (String url : List.of(
+                "https://root:s3cret-value@pve1:8006/api2/json",
+                "root:s3cret-value@pve1:8006",
+                "https://root:s3cret/value@pve1:8006",
+                "https://root:s3cret value@pve1")) {
+            assertThatThrownBy(() -> parse(Map.of("api-url", url)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--proxmox-api-url: ")
+                    .hasMessageNotContaining("s3cret");
+        }
+        assertThatThrownBy(() -> parse(Map.of("api-url", "https://root:pw@pve1:8006")))
+                .hasMessage("--proxmox-api-url: \"https://<credentials>@pve1:8006\" must not carry credentials, a"
+                        + " query or a fragment (the token goes in the token flags)");
         refused(Map.of("api-url", ""), "--proxmox-api-url: required");
     }
 
@@ -87,6 +104,51 @@ class ProxmoxSettingsTest {
             refused(Map.of("token-id", bad), "--proxmox-token-id:");
         }
         assertThat(parse(Map.of("token-id", "root@pam!ci-1.x_y")).token().id()).isEqualTo("root@pam!ci-1.x_y");
+    }
+
+    @Test
+    void aSecretGivenAsTheTokenIdIsNotRepeated() {
+        String secret = "5ec7e7aa-70ce-4e11-b1ab-000000000042";
+        assertThatThrownBy(() -> parse(Map.of("token-id", secret)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--proxmox-token-id: has neither \"@\" nor \"!\"")
+                .hasMessageNotContaining(secret)
+                .hasMessageNotContaining(secret.substring(0, 8));
+    }
+
+    @Test
+    void aSecretPastedIntoTheTokenIdIsNamedWithoutBeingRepeated() {
+        String pasted = "bigfleet@pve!autoscaler=5ec7e7aa-70ce-4e11-b1ab-000000000001";
+        for (Map<String, String> o : List.of(
+                Map.of("token-id", pasted, "token-secret", ""),
+                Map.of("token-id", pasted),
+                Map.of("token-id", "PVEAPIToken=" + pasted))) {
+            assertThatThrownBy(() -> parse(o))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--proxmox-token-id: the token secret was pasted into the id")
+                    .hasMessageContaining("--proxmox-token-file")
+                    .hasMessageNotContaining("5ec7e7aa")
+                    .hasMessageNotContaining("s3cret-value")
+                    .hasMessageNotContaining("autoscaler");
+        }
+        assertThatThrownBy(() -> parse(Map.of("token-id", pasted, "token-secret", "")))
+                .hasMessageNotContaining("which is set too");
+        assertThatThrownBy(() -> parse(Map.of("token-id", pasted)))
+                .hasMessageEndingWith(", which is set too: drop the \"=\" and what follows it from the id");
+        refused(Map.of("token-id", "bigfleet@pve!x 5ec7e7aa"), "--proxmox-token-id: contains whitespace");
+    }
+
+    @Test
+    void aWholeTokenGivenAsTheSecretIsRefusedWithoutRepeatingIt(@TempDir Path dir) throws Exception {
+        String whole = "bigfleet@pve!autoscaler=5ec7e7aa-70ce-4e11-b1ab-000000000001";
+        assertThatThrownBy(() -> parse(Map.of("token-secret", whole)))
+                .hasMessageStartingWith("--proxmox-token-secret: holds \"=\", so it looks like a whole token")
+                .hasMessageNotContaining("5ec7e7aa");
+        Path f = dir.resolve("secret");
+        Files.writeString(f, whole + "\n");
+        assertThatThrownBy(() -> parse(Map.of("token-file", f.toString())))
+                .hasMessageStartingWith("--proxmox-token-file " + f + ": holds \"=\"")
+                .hasMessageNotContaining("5ec7e7aa");
     }
 
     @Test

@@ -41,6 +41,7 @@ final class FailureClassifier {
 
     private FailureClassifier() {}
 
+    /** Whether the transport should send the call once more now, within its own short retry budget. */
     static boolean retryable(PveApiException e, CallSafety safety) {
         switch (e.kind()) {
             case CONNECT:
@@ -55,6 +56,22 @@ final class FailureClassifier {
         }
     }
 
+    /**
+     * Whether the failure, once the transport gave up, is worth trying again later (see {@link
+     * PveApiException#isTransient()}): what {@link #retryable} retries, plus a refused certificate
+     * (nothing was sent; it clears when the CA file or the cluster's certificate is brought in line)
+     * and an open breaker.
+     */
+    static boolean transientFor(PveApiException e, CallSafety safety) {
+        switch (e.kind()) {
+            case TLS:
+            case CIRCUIT_OPEN:
+                return true;
+            default:
+                return retryable(e, safety);
+        }
+    }
+
     private static boolean retryableStatus(PveApiException e, CallSafety safety) {
         int s = e.status();
         if (s == 595 || s == 503) {
@@ -65,7 +82,8 @@ final class FailureClassifier {
             return safety == CallSafety.REPEATABLE;
         }
         if (s == 500) {
-            return !permanent(e);
+            // a guest agent command that timed out may still run in the guest: its outcome is unknown
+            return !permanent(e) && !(safety == CallSafety.ONCE && e.mentions("failed - got timeout"));
         }
         return false;
     }
@@ -74,18 +92,20 @@ final class FailureClassifier {
         return PERMANENT.stream().anyMatch(e::mentions);
     }
 
-    /** Failures that mean "the API did not answer", as opposed to an answer that says no. */
+    /**
+     * Failures that mean "the API did not answer" (what the circuit breaker counts, and what makes
+     * the API unreachable), as opposed to an answer that says no. A 595 or 596 is an answer: the
+     * node that received the call could not reach another node.
+     */
     static boolean unreachable(PveApiException e) {
         switch (e.kind()) {
             case CONNECT:
             case TRANSPORT:
             case TIMEOUT:
+            case TLS:
                 return true;
             case HTTP:
-                return e.status() == 502
-                        || e.status() == 503
-                        || e.status() == 504
-                        || (e.status() >= 595 && e.status() <= 599);
+                return e.status() == 502 || e.status() == 503 || e.status() == 504;
             default:
                 return false;
         }

@@ -37,6 +37,25 @@ public final class PveApiException extends RuntimeException {
     private final int status;
     private final String serverMessage;
     private final Map<String, String> paramErrors;
+    private final boolean transientFailure;
+
+    private PveApiException(
+            String op,
+            Kind kind,
+            int status,
+            String serverMessage,
+            Map<String, String> paramErrors,
+            String message,
+            Throwable cause,
+            boolean transientFailure) {
+        super(message, cause);
+        this.op = op;
+        this.kind = kind;
+        this.status = status;
+        this.serverMessage = serverMessage;
+        this.paramErrors = Map.copyOf(paramErrors);
+        this.transientFailure = transientFailure;
+    }
 
     private PveApiException(
             String op,
@@ -46,12 +65,7 @@ public final class PveApiException extends RuntimeException {
             Map<String, String> paramErrors,
             String message,
             Throwable cause) {
-        super(message, cause);
-        this.op = op;
-        this.kind = kind;
-        this.status = status;
-        this.serverMessage = serverMessage;
-        this.paramErrors = Map.copyOf(paramErrors);
+        this(op, kind, status, serverMessage, paramErrors, message, cause, false);
     }
 
     static PveApiException http(String op, int status, String serverMessage, Map<String, String> paramErrors) {
@@ -79,7 +93,19 @@ public final class PveApiException extends RuntimeException {
                 op
                         + ": the Proxmox API is unreachable (several consecutive calls failed); failing fast for up to "
                         + delay.toSeconds() + "s",
-                null);
+                null,
+                true);
+    }
+
+    /** This failure, marked as {@link #isTransient() transient} or not (the transport decides, knowing the call). */
+    PveApiException classified(boolean isTransient) {
+        if (isTransient == transientFailure) {
+            return this;
+        }
+        PveApiException copy = new PveApiException(
+                op, kind, status, serverMessage, paramErrors, getMessage(), getCause(), isTransient);
+        copy.setStackTrace(getStackTrace());
+        return copy;
     }
 
     private static String describe(int status, String serverMessage, Map<String, String> paramErrors) {
@@ -142,6 +168,17 @@ public final class PveApiException extends RuntimeException {
         return kind == Kind.HTTP
                 && status == 500
                 && (mentions("does not exist") || mentions("unable to find configuration file"));
+    }
+
+    /**
+     * Whether sending the same call again may succeed and can do no harm: the API could not be asked
+     * (no connection, a refused certificate, the breaker open) or could not answer (overloaded, a node
+     * unreachable), and the request either never reached Proxmox or may safely be repeated. A call
+     * whose outcome is unknown and that must not run twice (a clone, a guest command) is never
+     * transient.
+     */
+    public boolean isTransient() {
+        return transientFailure;
     }
 
     /** The request may have been acted on even though no answer came back. */

@@ -216,17 +216,24 @@ public final class PveClient {
 
     /** {@code GET /nodes/{node}/tasks/{upid}/status}, on the node that runs the task. */
     public TaskStatus taskStatus(Upid upid) {
-        return TaskStatus.from(call(
+        return TaskStatus.from(transport.call(new ApiCall(
                 "GET",
                 "GET task status",
                 "/nodes/" + PathSegment.encode(upid.node()) + "/tasks/" + PathSegment.encode(upid.value()) + "/status",
                 FormParams.none(),
-                CallSafety.REPEATABLE));
+                CallSafety.REPEATABLE,
+                NotYet.TASK_RUNNING)));
     }
 
     /** {@code POST …/agent/ping}: succeeds only when the guest agent answers. */
     public void agentPing(String node, long vmid) {
-        call("POST", "POST agent/ping", vm(node, vmid) + "/agent/ping", FormParams.none(), CallSafety.REPEATABLE);
+        transport.call(new ApiCall(
+                "POST",
+                "POST agent/ping",
+                vm(node, vmid) + "/agent/ping",
+                FormParams.none(),
+                CallSafety.REPEATABLE,
+                NotYet.AGENT_BOOTING));
     }
 
     /**
@@ -257,8 +264,13 @@ public final class PveClient {
     /** {@code GET …/agent/exec-status?pid=}; its final answer is consumed, so it is never repeated blindly. */
     public ExecStatus agentExecStatus(String node, long vmid, long pid) {
         FormParams query = FormParams.builder().add("pid", pid).build();
-        return ExecStatus.from(
-                call("GET", "GET agent/exec-status", vm(node, vmid) + "/agent/exec-status", query, CallSafety.ONCE));
+        return ExecStatus.from(transport.call(new ApiCall(
+                "GET",
+                "GET agent/exec-status",
+                vm(node, vmid) + "/agent/exec-status",
+                query,
+                CallSafety.ONCE,
+                NotYet.EXEC_RUNNING)));
     }
 
     private Upid task(String method, String op, String path, FormParams params, CallSafety safety) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.bigfleet.proxmox.backend.proxmox.tls.ApiTrust;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
+import dev.bigfleet.proxmox.spi.ApiStatus;
+import dev.bigfleet.proxmox.spi.CallOutcome;
 import dev.failsafe.CircuitBreaker;
 import dev.failsafe.CircuitBreakerOpenException;
 import dev.failsafe.Failsafe;
@@ -23,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * Sends {@link ApiCall}s: token header, verified TLS, the {@code {"data": …}} envelope and Proxmox's
  * error shapes, wrapped in Failsafe policies (a timeout per attempt, retries with backoff and jitter
  * for transient failures of calls that may be repeated, and one circuit breaker for the cluster).
- * Every attempt is reported to the {@link ApiCallRecorder}.
+ * Every attempt is reported to the {@link ApiCallRecorder} (an expected "not yet" as waiting), and
+ * whether the API answers is kept for {@link #status()}.
  */
 public final class PveTransport {
     private static final Logger log = LoggerFactory.getLogger(PveTransport.class);
@@ -52,6 +56,7 @@ public final class PveTransport {
     private final CircuitBreaker<JsonNode> breaker;
     private final Timeout<JsonNode> attemptTimeout;
     private final AtomicReference<OnceClient> onceClient = new AtomicReference<>();
+    private final ApiReachability reachability = new ApiReachability(Clock.systemUTC());
 
     /** The client for calls that must not run twice, and when it last sent one. */
     private static final class OnceClient {
@@ -105,7 +110,10 @@ public final class PveTransport {
         return apiRoot;
     }
 
-    /** Sends the call (retrying as its safety allows) and returns the envelope's {@code data}. */
+    /**
+     * Sends the call (retrying as its safety allows) and returns the envelope's {@code data}. A
+     * failure says whether it is {@link PveApiException#isTransient() transient}.
+     */
     JsonNode call(ApiCall call) {
         try {
             return Failsafe.with(retryPolicy(call.safety()), breaker, attemptTimeout)
@@ -113,24 +121,41 @@ public final class PveTransport {
         } catch (PveApiException e) {
             if (e.kind() == PveApiException.Kind.INTERRUPTED) {
                 Thread.currentThread().interrupt();
+                throw e;
             }
-            throw e;
+            throw gaveUp(call, e);
         } catch (CircuitBreakerOpenException e) {
+            reachability.breakerOpen();
             throw PveApiException.circuitOpen(call.op(), policy.breakerDelay());
         } catch (TimeoutExceededException e) {
-            throw PveApiException.transport(
-                    call.op(),
-                    PveApiException.Kind.TIMEOUT,
-                    "no answer within " + policy.requestTimeout().toSeconds() + "s",
-                    e);
+            throw gaveUp(
+                    call,
+                    PveApiException.transport(
+                            call.op(),
+                            PveApiException.Kind.TIMEOUT,
+                            "no answer within " + policy.requestTimeout().toSeconds() + "s",
+                            e));
         } catch (FailsafeException e) {
             if (e.getCause() instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 throw PveApiException.transport(call.op(), PveApiException.Kind.INTERRUPTED, "interrupted", e);
             }
-            throw PveApiException.transport(
-                    call.op(), PveApiException.Kind.TRANSPORT, String.valueOf(e.getMessage()), e);
+            throw gaveUp(
+                    call,
+                    PveApiException.transport(
+                            call.op(), PveApiException.Kind.TRANSPORT, String.valueOf(e.getMessage()), e));
         }
+    }
+
+    /** Whether the API answers, since when, and whether the breaker fails calls fast. */
+    public ApiStatus status() {
+        return reachability.status(breaker.isOpen());
+    }
+
+    /** The call's final failure, classified; one the API did not answer makes it unreachable. */
+    private PveApiException gaveUp(ApiCall call, PveApiException e) {
+        reachability.callGaveUp(e);
+        return e.classified(FailureClassifier.transientFor(e, call.safety()));
     }
 
     private RetryPolicy<JsonNode> retryPolicy(CallSafety safety) {
@@ -159,25 +184,39 @@ public final class PveTransport {
         HttpRequest request = request(call);
         HttpClient client = call.safety() == CallSafety.ONCE && !call.method().equals("GET") ? onceClient() : pooled;
         long start = System.nanoTime();
-        boolean ok = false;
+        CallOutcome outcome = CallOutcome.ERROR;
         try {
             HttpResponse<String> response =
                     client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            JsonNode data = envelope(call, response);
-            ok = true;
+            if (!unavailable(response.statusCode())) {
+                reachability.answered();
+            }
+            JsonNode data;
+            try {
+                data = envelope(call, response);
+            } catch (PveApiException e) {
+                outcome = call.notYet().failure(e) ? CallOutcome.WAITING : CallOutcome.ERROR;
+                throw reachability.attemptFailed(e);
+            }
+            outcome = call.notYet().answer(data) ? CallOutcome.WAITING : CallOutcome.SUCCESS;
             return data;
         } catch (IOException e) {
-            throw transportFailure(call, e);
+            throw reachability.attemptFailed(transportFailure(call, e));
         } catch (InterruptedException e) {
             throw PveApiException.transport(call.op(), PveApiException.Kind.INTERRUPTED, "interrupted", e);
         } finally {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             try {
-                recorder.record(call.op(), ok, took);
+                recorder.record(call.op(), outcome, took);
             } catch (RuntimeException e) {
                 log.debug("API call recorder failed", e);
             }
         }
+    }
+
+    /** A gateway's or a server's "cannot serve now": not an answer from the API. */
+    private static boolean unavailable(int status) {
+        return status == 502 || status == 503 || status == 504;
     }
 
     private HttpRequest request(ApiCall call) {

@@ -14,6 +14,11 @@ public final class TokenSecret {
         if (value.isEmpty()) {
             throw new IllegalArgumentException("the token secret is empty");
         }
+        if (value.indexOf('=') >= 0) {
+            // Proxmox secrets are UUIDs: this is the whole USER@REALM!TOKENID=SECRET, or a header
+            throw new IllegalArgumentException("holds \"=\", so it looks like a whole token"
+                    + " (USER@REALM!TOKENID=SECRET); give only the SECRET, the part after the last \"=\"");
+        }
         if (value.chars().anyMatch(c -> c == ';' || Character.isWhitespace(c) || Character.isISOControl(c))) {
             // Proxmox refuses such a header value; say so without quoting the secret
             throw new IllegalArgumentException("the token secret contains whitespace, control characters or ';'");

@@ -1,10 +1,7 @@
 package dev.bigfleet.proxmox.backend.proxmox.tls;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -21,14 +18,9 @@ public final class PemCertificates {
 
     private PemCertificates() {}
 
-    /** @throws IllegalArgumentException when the file is unreadable or holds no certificate */
-    public static List<X509Certificate> load(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());
-        }
+    /** @throws IllegalArgumentException when the text holds no certificate or a malformed one */
+    public static List<X509Certificate> parse(byte[] content) {
+        String text = new String(content, StandardCharsets.ISO_8859_1);
         List<X509Certificate> out = new ArrayList<>();
         CertificateFactory factory;
         try {
@@ -44,11 +36,11 @@ public final class PemCertificates {
                 out.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der)));
             } catch (IllegalArgumentException | CertificateException e) {
                 throw new IllegalArgumentException(
-                        file + ": certificate " + (out.size() + 1) + " is malformed: " + e.getMessage());
+                        "certificate " + (out.size() + 1) + " is malformed: " + e.getMessage());
             }
         }
         if (out.isEmpty()) {
-            throw new IllegalArgumentException(file + ": no PEM certificate found");
+            throw new IllegalArgumentException("no PEM certificate found");
         }
         return List.copyOf(out);
     }

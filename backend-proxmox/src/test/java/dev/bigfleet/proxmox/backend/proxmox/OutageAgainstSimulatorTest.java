@@ -1,0 +1,289 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bigfleet.proxmox.pvesim.ExecResult;
+import dev.bigfleet.proxmox.pvesim.VmView;
+import dev.bigfleet.proxmox.spi.ApiStatus;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CallOutcome;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.DrainSpec;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.spi.testkit.BackgroundCall;
+import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an outage of the Proxmox API does to the real backend, against the simulator refusing every
+ * connection: a failure says whether a retry of the same call may succeed, a task or guest command
+ * that runs through the outage is waited out, and {@code apiStatus()} tells since when the API is
+ * unreachable and why.
+ */
+class OutageAgainstSimulatorTest {
+    private static final String HOOK = "^/bin/sh /run/bigfleet-bootstrap$";
+
+    private SimCluster cluster;
+    private ProxmoxBackend backend;
+    private final OutcomeLog calls = new OutcomeLog();
+
+    private void start(Duration latency) throws Exception {
+        cluster = SimCluster.start(b -> b.latency(latency));
+        backend = cluster.backend("proxmox", calls);
+    }
+
+    @AfterEach
+    void stop() {
+        if (backend != null) {
+            backend.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @AfterAll
+    static void nothingSecretWasLogged() {
+        Leaks.assertNoneLogged();
+    }
+
+    private ApiStatus status() {
+        return backend.apiStatus().orElseThrow();
+    }
+
+    private static BackendException failure(BackgroundCall call) {
+        assertThat(call.failure()).isInstanceOf(BackendException.class);
+        Leaks.assertNoSecret(call.failure().getMessage());
+        return (BackendException) call.failure();
+    }
+
+    private List<VmView> clones() {
+        return cluster.sim.vms().stream().filter(v -> !v.template()).toList();
+    }
+
+    private static long runs(VmView vm, String regex) {
+        return vm.execs().stream().filter(e -> e.commandLine().matches(regex)).count();
+    }
+
+    @Test
+    void aCallThatCannotReachTheApiFailsTransientlyAndTheStatusSaysSinceWhenAndWhy() throws Exception {
+        start(Duration.ZERO);
+        assertThat(status().reachable()).isTrue();
+        Instant before = Instant.now();
+
+        cluster.sim.refuseConnections();
+        BackgroundCall describe = BackgroundCall.start(() -> backend.describeManaged());
+        assertThat(describe.await(Duration.ofSeconds(60))).isTrue();
+
+        BackendException e = failure(describe);
+        assertThat(e.isTransient()).isTrue();
+        assertThat(e.getMessage()).startsWith("describe: ").contains("cannot connect to 127.0.0.1:");
+        ApiStatus down = status();
+        assertThat(down.reachable()).isFalse();
+        assertThat(down.since()).isAfterOrEqualTo(before.minusMillis(1));
+        assertThat(down.lastError())
+                .hasValueSatisfying(
+                        m -> assertThat(m).contains("cannot connect").doesNotContain("\n"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            try {
+                backend.describeManaged();
+            } catch (BackendException again) {
+                assertThat(again.isTransient()).isTrue();
+            }
+            return status().breakerOpen();
+        });
+
+        cluster.sim.acceptConnections();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    try {
+                        backend.describeManaged();
+                        return true;
+                    } catch (BackendException notYet) {
+                        return false;
+                    }
+                });
+        ApiStatus up = status();
+        assertThat(up.reachable()).isTrue();
+        assertThat(up.since()).isAfter(down.since());
+        assertThat(up.breakerOpen()).isFalse();
+    }
+
+    @Test
+    void aCreateWhoseCloneRunsThroughAnOutageWaitsItOutAndClonesOnce() throws Exception {
+        start(Duration.ofMillis(500));
+        String id = "proxmox/OnDemand/pve.small/pve1/000";
+        TestOperationContext context = TestOperationContext.withDeadline(id, Duration.ofMinutes(2));
+        BackgroundCall create =
+                BackgroundCall.start(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), context));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !clones().isEmpty());
+
+        cluster.sim.refuseConnections();
+        Thread.sleep(4000);
+        assertThat(create.finished()).as("the create waits for the API").isFalse();
+        cluster.sim.acceptConnections();
+
+        assertThat(create.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(create.failure()).isNull();
+        assertThat(clones())
+                .singleElement()
+                .satisfies(vm -> assertThat(vm.running()).isTrue());
+    }
+
+    @Test
+    void aHookRunningThroughAnOutageIsWaitedForAndRunsOnce() throws Exception {
+        start(Duration.ZERO);
+        String id = "proxmox/OnDemand/pve.small/pve1/001";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        cluster.sim.faults().execsMatching(HOOK, ExecResult.exit(0).after(Duration.ofSeconds(3)));
+        BackgroundCall configure = BackgroundCall.start(() -> backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB),
+                TestOperationContext.withDeadline(id, Duration.ofMinutes(2))));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> runs(cluster.sim.vm((int) vm.vmid()).orElseThrow(), HOOK) == 1);
+
+        cluster.sim.refuseConnections();
+        Thread.sleep(5000);
+        cluster.sim.acceptConnections();
+
+        assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(configure.failure()).isNull();
+        VmView after = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        assertThat(runs(after, HOOK)).isEqualTo(1);
+        assertThat(after.files()).doesNotContainKey("/run/bigfleet-bootstrap");
+    }
+
+    @Test
+    void aConfigureThatCannotReachTheApiIsTransientAndOneAfterTheHookWasSentSaysTheBootstrapStarted() throws Exception {
+        start(Duration.ZERO);
+        String id = "proxmox/OnDemand/pve.small/pve1/002";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+
+        cluster.sim.refuseConnections();
+        BackgroundCall unreachable = BackgroundCall.start(
+                () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)));
+        assertThat(unreachable.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(failure(unreachable).isTransient()).isTrue();
+        assertThat(failure(unreachable).bootstrapStarted()).isFalse();
+        cluster.sim.acceptConnections();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(this::reachableNow);
+
+        cluster.sim.faults().execsMatching(HOOK, ExecResult.exit(3, "", "join failed"));
+        BackendException exited = failure(
+                ended(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id))));
+        assertThat(exited.isTransient()).isFalse();
+        assertThat(exited.bootstrapStarted()).isTrue();
+        assertThat(exited.getMessage()).contains("exited with code 3");
+
+        cluster.sim.faults().execsMatching(HOOK, ExecResult.hang());
+        BackendException hung = failure(ended(() -> backend.applyBootstrap(
+                new BootstrapSpec(target, "c", Leaks.BLOB),
+                TestOperationContext.withDeadline(id, Duration.ofSeconds(4)))));
+        assertThat(hung.isTransient()).isFalse();
+        assertThat(hung.bootstrapStarted()).isTrue();
+
+        cluster.sim.faults().clear();
+        cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
+        BackendException lost = failure(
+                ended(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id))));
+        assertThat(lost.isTransient())
+                .as("a guest command whose answer was lost is never sent again")
+                .isFalse();
+        assertThat(lost.bootstrapStarted())
+                .as("the lost one prepared the file; the hook never ran")
+                .isFalse();
+    }
+
+    /** Runs the call on a thread of its own and waits for it to end. */
+    private static BackgroundCall ended(BackgroundCall.Body body) throws InterruptedException {
+        BackgroundCall call = BackgroundCall.start(body);
+        assertThat(call.await(Duration.ofSeconds(90))).as("the call ended").isTrue();
+        return call;
+    }
+
+    private boolean reachableNow() {
+        try {
+            backend.describeManaged();
+            return true;
+        } catch (BackendException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void aDrainWhoseCommandAnswerIsLostIsDefiniteAndRunsOnce() throws Exception {
+        start(Duration.ZERO);
+        String id = "proxmox/OnDemand/pve.small/pve1/003";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
+
+        BackendException e = failure(ended(() ->
+                backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5), forMachine(id))));
+
+        assertThat(e.isTransient()).isFalse();
+        assertThat(runs(cluster.sim.vm((int) vm.vmid()).orElseThrow(), ".*kubectl drain.*"))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aHealthyCreateAndConfigureWaitButNeverErr() throws Exception {
+        start(Duration.ofMillis(100));
+        String id = "proxmox/OnDemand/pve.small/pve1/004";
+
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(id));
+
+        assertThat(calls.with(CallOutcome.ERROR)).isEmpty();
+        assertThat(calls.with(CallOutcome.WAITING))
+                .extracting(OutcomeLog.Call::op)
+                .contains("GET task status", "POST agent/ping", "GET agent/exec-status");
+        assertThat(calls.with(CallOutcome.SUCCESS))
+                .extracting(OutcomeLog.Call::op)
+                .contains("GET task status", "POST agent/ping", "GET agent/exec-status", "POST clone");
+    }
+
+    @Test
+    void aDeleteWhoseTaskRunsThroughAnOutageWaitsItOut() throws Exception {
+        start(Duration.ofMillis(500));
+        String id = "proxmox/OnDemand/pve.small/pve1/005";
+        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        BackgroundCall delete = BackgroundCall.start(() -> backend.destroy(
+                new VmTarget(id, vm.node(), vm.vmid()), TestOperationContext.withDeadline(id, Duration.ofMinutes(2))));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.sim.tasks().stream().anyMatch(t -> t.type().equals("qmstop")));
+
+        cluster.sim.refuseConnections();
+        Thread.sleep(3000);
+        cluster.sim.acceptConnections();
+
+        assertThat(delete.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(delete.failure()).isNull();
+        assertThat(clones()).isEmpty();
+        assertThat(backend.describeManaged()).isEmpty();
+    }
+
+    @Test
+    void theStatusOfAnUnreachableApiNamesNoSecret() throws Exception {
+        start(Duration.ZERO);
+        cluster.sim.refuseConnections();
+        BackgroundCall describe = BackgroundCall.start(() -> backend.describeManaged());
+        assertThat(describe.await(Duration.ofSeconds(60))).isTrue();
+
+        assertThat(status().lastError()).hasValueSatisfying(Leaks::assertNoSecret);
+        Leaks.assertNoSecret(status().toString());
+    }
+}
