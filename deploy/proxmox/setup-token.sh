@@ -79,7 +79,8 @@ case "$pve_version" in
   9) guest_agent=(VM.GuestAgent.Audit VM.GuestAgent.FileWrite VM.GuestAgent.Unrestricted) ;;
   *) die "--pve-version: \"$pve_version\" is not 8 or 9" ;;
 esac
-privileges=(VM.Audit VM.Clone VM.Allocate VM.Config.CPU VM.Config.Memory VM.Config.Options VM.PowerMgmt
+privileges=(VM.Audit VM.Clone VM.Allocate VM.Config.CPU VM.Config.Memory VM.Config.Options VM.Config.Disk
+  VM.Config.Network VM.PowerMgmt
   "${guest_agent[@]}" Datastore.AllocateSpace SDN.Use Sys.Audit Pool.Audit)
 privs="$(IFS=,; echo "${privileges[*]}")"
 token_id="$user!$token"
