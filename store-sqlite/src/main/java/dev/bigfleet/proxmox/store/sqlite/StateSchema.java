@@ -32,6 +32,16 @@ final class StateSchema {
             "failed_error TEXT",
             "cleanup_attempts INTEGER",
             "cleanup_not_before INTEGER");
+    /** The columns version 2 added to {@code journal} only: the operation a change starts or ends. */
+    private static final List<String> JOURNAL_ADDED_IN_2 = List.of(
+            "op_id TEXT",
+            "op_kind TEXT",
+            "op_started_at INTEGER",
+            "op_ended_at INTEGER",
+            "op_outcome TEXT",
+            "op_error TEXT");
+    /** The tables version 2 added, as {@code schema.sql} creates them. */
+    private static final List<String> TABLES_ADDED_IN_2 = List.of("operations");
     /** "BFPX" in the database header: marks a file as ours. */
     static final int APPLICATION_ID = 0x42465058;
 
@@ -59,7 +69,8 @@ final class StateSchema {
 
     /**
      * Brings a file of an older schema to this one, in one transaction (a crash leaves it as it was):
-     * version 1 gains the columns of {@link #ADDED_IN_2}, empty in every existing row.
+     * version 1 gains the columns of {@link #ADDED_IN_2} and {@link #JOURNAL_ADDED_IN_2}, empty in every
+     * existing row, and the (empty) tables of {@link #TABLES_ADDED_IN_2}.
      */
     static void upgrade(Connection db, Path path) throws SQLException {
         int version;
@@ -76,6 +87,12 @@ final class StateSchema {
                 for (String column : ADDED_IN_2) {
                     st.execute("ALTER TABLE " + table + " ADD COLUMN " + column);
                 }
+            }
+            for (String column : JOURNAL_ADDED_IN_2) {
+                st.execute("ALTER TABLE journal ADD COLUMN " + column);
+            }
+            for (String table : TABLES_ADDED_IN_2) {
+                st.execute(creation(table));
             }
             st.execute("PRAGMA user_version=" + VERSION);
             db.commit();
@@ -97,6 +114,14 @@ final class StateSchema {
             }
             return rs.getBytes(1);
         }
+    }
+
+    /** The statement of {@code schema.sql} that creates {@code table}. */
+    private static String creation(String table) {
+        return statements().stream()
+                .filter(s -> s.startsWith("CREATE TABLE " + table + " "))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("schema.sql creates no table " + table));
     }
 
     /** The statements of {@code schema.sql}, without its comment lines. */

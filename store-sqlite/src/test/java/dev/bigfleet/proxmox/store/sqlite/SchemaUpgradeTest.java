@@ -8,6 +8,8 @@ import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
+import dev.bigfleet.proxmox.engine.store.OperationOutcome;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.io.InputStream;
@@ -113,6 +115,30 @@ class SchemaUpgradeTest {
                             5,
                             null))
                     .join();
+            // an operation the version 1 file never recorded ends: its history holds the end alone
+            store.write(new StoreWrite(
+                            machine("old", MachineState.FAILED),
+                            new LastOperation(TransitionKind.CREATE, "op-5", ""),
+                            null,
+                            OperationRecord.ended(
+                                    TransitionKind.CREATE, "op-5", Instant.EPOCH, OperationOutcome.ERROR, "x"),
+                            List.of(),
+                            null,
+                            7,
+                            5,
+                            null))
+                    .join();
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            load(store);
+            assertThat(store.operations("old"))
+                    .containsExactly(new OperationRecord(
+                            TransitionKind.CREATE,
+                            "op-5",
+                            Optional.empty(),
+                            Optional.of(Instant.EPOCH),
+                            OperationOutcome.ERROR,
+                            "x"));
         }
         try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + state);
                 Statement st = db.createStatement();
