@@ -17,6 +17,7 @@ import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,6 +38,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final CapacityGate capacity;
     private final VerifiedVms verified = new VerifiedVms();
     private final Redactor redactor;
+    private final WebUi webUi;
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -44,6 +46,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
                 settings.apiRoot(), settings.token(), settings.trust(), json, recorder, settings.transport()));
         Markers markers = new Markers(providerLabel);
         this.redactor = Redactor.of(settings.token().secret().expose());
+        this.webUi = settings.webUi();
         this.inventory = new ManagedInventory(api, markers, settings.pool());
         this.guard = new OwnershipGuard(api, markers);
         TaskWaiter tasks = new TaskWaiter(api);
@@ -131,6 +134,11 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
                     .map(n -> new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu()))
                     .toList();
         });
+    }
+
+    @Override
+    public Optional<URI> webUiLink(VmTarget vm) {
+        return Optional.of(webUi.vmPage(vm.vmid()));
     }
 
     /** The machine's VM, owned and up: as ensureRunning just proved in this operation, or checked now. */

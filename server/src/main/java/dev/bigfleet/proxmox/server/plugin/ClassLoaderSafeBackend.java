@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server.plugin;
 
+import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
@@ -11,6 +12,7 @@ import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,6 +67,16 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
                 ThreadContextClassLoader.<Optional<ReadinessGate>, RuntimeException>call(loader, delegate::readiness);
         return gate.map(g -> (target, clusterId, context) ->
                 ThreadContextClassLoader.run(loader, () -> g.awaitNodeReady(target, clusterId, context)));
+    }
+
+    @Override
+    public Optional<ApiStatus> apiStatus() {
+        return ThreadContextClassLoader.<Optional<ApiStatus>, RuntimeException>call(loader, delegate::apiStatus);
+    }
+
+    @Override
+    public Optional<URI> webUiLink(VmTarget vm) {
+        return ThreadContextClassLoader.<Optional<URI>, RuntimeException>call(loader, () -> delegate.webUiLink(vm));
     }
 
     @Override
