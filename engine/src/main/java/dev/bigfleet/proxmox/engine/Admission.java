@@ -7,6 +7,7 @@ import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import java.time.Instant;
 import java.util.List;
@@ -164,21 +165,23 @@ final class Admission {
         }
         Machine accepted = next.build();
         LastOperation previous = entry.lastOperation();
+        Instant now = Instant.now();
         LastOperation operation = new LastOperation(
                 kind,
                 operationId,
                 request.clusterId(),
-                Optional.of(Instant.now().plus(runner.timeoutOf(kind))),
+                Optional.of(now.plus(runner.timeoutOf(kind))),
                 kind == TransitionKind.DRAIN ? request.gracePeriodSeconds() : 0);
         entry.lastOperation(operation);
-        return table.commit(entry, accepted, marks).handle((done, error) -> {
-            if (error != null) {
-                entry.lastOperation(previous);
-                throw unavailable(error);
-            }
-            // only a durable accept starts work, so a restart never forgets a running transition
-            runner.start(new TransitionRunner.Run(entry, accepted, operation, request.bootstrapBlob()));
-            return new Accepted(operationId, accepted);
-        });
+        return table.commit(entry, accepted, marks, OperationRecord.started(kind, operationId, now))
+                .handle((done, error) -> {
+                    if (error != null) {
+                        entry.lastOperation(previous);
+                        throw unavailable(error);
+                    }
+                    // only a durable accept starts work, so a restart never forgets a running transition
+                    runner.start(new TransitionRunner.Run(entry, accepted, operation, request.bootstrapBlob()));
+                    return new Accepted(operationId, accepted);
+                });
     }
 }

@@ -83,10 +83,7 @@ final class FailureRecovery {
         int n = 0;
         for (MachineEntry entry : table.entries()) {
             FailureRecord failure = entry.failure();
-            if (failure != null
-                    && failure.bound()
-                    && failure.cleanupAttempts() > 0
-                    && entry.snapshot().state() == MachineState.FAILED) {
+            if (failure != null && failure.needsAttention() && entry.snapshot().state() == MachineState.FAILED) {
                 n++;
             }
         }

@@ -3,7 +3,9 @@ package dev.bigfleet.proxmox.engine;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
+import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.store.StoreFollower;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
@@ -190,6 +192,14 @@ public final class LifecycleEngine {
     /** Every machine, for reconciling offerings and the substrate. */
     public List<Machine> snapshot() {
         return reads.snapshot();
+    }
+
+    /**
+     * A machine's recent operations, newest first (see {@link StateStore#operations}): read from the
+     * store on each call, so only what is durable shows.
+     */
+    public List<OperationRecord> operations(String id) throws StoreException {
+        return table.store().operations(id);
     }
 
     public ListResult list(ListQuery query) {

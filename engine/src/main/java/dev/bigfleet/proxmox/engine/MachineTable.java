@@ -4,6 +4,7 @@ import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import java.util.Collection;
@@ -96,6 +97,11 @@ final class MachineTable {
      * observer has heard of it; it fails with a {@link StoreFailure} if the write did.
      */
     CompletableFuture<Void> commit(MachineEntry entry, Machine next, List<MarkWrite> marks) {
+        return commit(entry, next, marks, null);
+    }
+
+    /** {@link #commit(MachineEntry, Machine, List)} of a change that starts or ends {@code operation}. */
+    CompletableFuture<Void> commit(MachineEntry entry, Machine next, List<MarkWrite> marks, OperationRecord operation) {
         Machine before = entry.revision() == 0 ? null : entry.snapshot();
         LastOperation last = entry.lastOperation();
         FailureRecord failure = entry.failure();
@@ -103,7 +109,15 @@ final class MachineTable {
                         entry,
                         next,
                         revision -> new StoreWrite(
-                                next, last, failure, marks, null, revision, lastOperationNumber.get(), null)))
+                                next,
+                                last,
+                                failure,
+                                operation,
+                                marks,
+                                null,
+                                revision,
+                                lastOperationNumber.get(),
+                                null)))
                 .thenRun(() -> observer.machineChanged(before, next));
     }
 

@@ -5,6 +5,8 @@ import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
+import dev.bigfleet.proxmox.engine.store.OperationOutcome;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
@@ -87,15 +89,21 @@ final class RestartRecovery {
                         + (kind == TransitionKind.CONFIGURE
                                 ? " (the bootstrap blob is never kept, so it cannot go on)"
                                 : "");
+                Instant now = Instant.now();
                 entry.failure(FailureRecord.of(
-                        kind, Instant.now(), kind == TransitionKind.CONFIGURE || kind == TransitionKind.DRAIN, error));
+                        kind, now, kind == TransitionKind.CONFIGURE || kind == TransitionKind.DRAIN, error));
+                // the history shows the operation as interrupted, not as running for ever
+                OperationRecord interrupted = last == null || last.kind() != kind
+                        ? null
+                        : OperationRecord.ended(kind, last.operationId(), now, OperationOutcome.INTERRUPTED, error);
                 return table.commit(
                         entry,
                         current.toBuilder()
                                 .state(MachineState.FAILED)
                                 .lastError(error)
                                 .build(),
-                        List.of());
+                        List.of(),
+                        interrupted);
             }));
         }
         MachineTable.awaitAll(writes);

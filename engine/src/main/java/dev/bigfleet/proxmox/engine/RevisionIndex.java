@@ -38,6 +38,7 @@ final class RevisionIndex {
                     write.machine(),
                     write.lastOperation(),
                     write.failure(),
+                    write.operation(),
                     write.marks(),
                     write.deletedMachineId(),
                     revision,

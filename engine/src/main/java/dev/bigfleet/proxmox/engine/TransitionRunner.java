@@ -6,6 +6,8 @@ import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
+import dev.bigfleet.proxmox.engine.store.OperationOutcome;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
@@ -178,7 +180,18 @@ final class TransitionRunner {
                 + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
-    /** Applies a transition's outcome as the machine's next change; the worker does not wait for it. */
+    private static OperationOutcome historyOutcome(EngineObserver.Outcome outcome) {
+        return switch (outcome) {
+            case SUCCESS -> OperationOutcome.SUCCESS;
+            case ERROR -> OperationOutcome.ERROR;
+            case TIMEOUT -> OperationOutcome.TIMEOUT;
+        };
+    }
+
+    /**
+     * Applies a transition's outcome as the machine's next change, with the end of its operation for
+     * the history; the worker does not wait for it.
+     */
     @SuppressWarnings("FutureReturnValueIgnored") // the chain ends in a callback that logs every failure itself
     private void complete(
             Run run,
@@ -222,7 +235,9 @@ final class TransitionRunner {
                                 .build();
                         entry.failure(FailureRecord.of(kind, Instant.now(), bound, failure));
                     }
-                    return table.commit(entry, next, List.of()).handle((ok, error) -> {
+                    OperationRecord ended =
+                            OperationRecord.ended(kind, operationId, Instant.now(), historyOutcome(outcome), failure);
+                    return table.commit(entry, next, List.of(), ended).handle((ok, error) -> {
                         if (error != null) {
                             entry.failure(before);
                             throw error instanceof CompletionException c ? c : new CompletionException(error);

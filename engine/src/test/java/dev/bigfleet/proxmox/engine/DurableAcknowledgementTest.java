@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.api.FenceToken;
 import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
@@ -66,6 +67,11 @@ class DurableAcknowledgementTest {
 
         void failNext(RuntimeException cause) {
             held.poll().durable().completeExceptionally(cause);
+        }
+
+        @Override
+        public List<OperationRecord> operations(String machineId) {
+            return List.of();
         }
 
         @Override

@@ -42,8 +42,17 @@ public final class LiveProvider implements AutoCloseable {
 
     /** Starts on the fake backend; {@code extra} flags are appended. */
     public static LiveProvider start(String... extra) throws Exception {
-        List<String> args = new ArrayList<>(
-                List.of("--use-fake-backend", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"));
+        return startWith(List.of("--use-fake-backend"), extra);
+    }
+
+    /** Starts on backend {@code name} ({@code --proxmox-backend}); {@code extra} flags are appended. */
+    public static LiveProvider startOn(String name, String... extra) throws Exception {
+        return startWith(List.of("--proxmox-backend", name), extra);
+    }
+
+    private static LiveProvider startWith(List<String> backend, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(backend);
+        args.addAll(List.of("--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"));
         if (!List.of(extra).contains("--reconcile-interval")) {
             args.addAll(List.of("--reconcile-interval", "0"));
         }

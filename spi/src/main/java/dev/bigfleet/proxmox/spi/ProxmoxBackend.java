@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.spi;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 
@@ -78,6 +79,15 @@ public interface ProxmoxBackend extends AutoCloseable {
      * bigfleet_proxmox_api_up} metric and the admin page. Cheap: called on every scrape.
      */
     default Optional<ApiStatus> apiStatus() {
+        return Optional.empty();
+    }
+
+    /**
+     * Optional capability: where an operator sees {@code vm} in the substrate's own web UI, for the
+     * admin page to link each machine to its VM. Computed locally, without a call: asked for every
+     * machine row the admin page shows.
+     */
+    default Optional<URI> webUiLink(VmTarget vm) {
         return Optional.empty();
     }
 

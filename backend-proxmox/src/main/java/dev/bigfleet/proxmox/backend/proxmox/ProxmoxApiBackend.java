@@ -19,6 +19,7 @@ import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.net.URI;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +48,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final VerifiedVms verified = new VerifiedVms();
     private final Redactor redactor;
     private volatile PlacementPlan plan = new PlacementPlan(List.of());
+    private final WebUi webUi;
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -55,6 +57,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.api = new PveClient(transport);
         Markers markers = new Markers(providerLabel);
         this.redactor = Redactor.of(settings.token()::secretsHeld);
+        this.webUi = settings.webUi();
         this.inventory = new ManagedInventory(api, markers, settings.pool());
         this.guard = new OwnershipGuard(api, markers);
         TaskWaiter tasks = new TaskWaiter(api);
@@ -189,6 +192,11 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         ApiStatus status = transport.status();
         return Optional.of(new ApiStatus(
                 status.reachable(), status.since(), status.lastError().map(redactor::scrub), status.breakerOpen()));
+    }
+
+    @Override
+    public Optional<URI> webUiLink(VmTarget vm) {
+        return Optional.of(webUi.vmPage(vm.vmid()));
     }
 
     /** The machine's VM, owned and up: as ensureRunning just proved in this operation, or checked now. */

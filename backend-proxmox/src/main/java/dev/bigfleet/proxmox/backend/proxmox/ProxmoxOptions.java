@@ -9,6 +9,10 @@ final class ProxmoxOptions {
             .description("Proxmox API, https://HOST:8006/api2/json (http:// is refused).")
             .flag("--proxmox-api-url")
             .build();
+    static final BackendOption UI_URL = BackendOption.named("ui-url")
+            .description("Proxmox web UI the admin page links each VM to; default: the API URL's host and port.")
+            .flag("--proxmox-ui-url")
+            .build();
     static final BackendOption TOKEN_ID = BackendOption.named("token-id")
             .description("API token id USER@REALM!TOKENID.")
             .flag("--proxmox-token-id")
@@ -85,6 +89,7 @@ final class ProxmoxOptions {
 
     static final List<BackendOption> ALL = List.of(
             API_URL,
+            UI_URL,
             TOKEN_ID,
             TOKEN_SECRET,
             TOKEN_FILE,

@@ -30,6 +30,7 @@ import java.util.Optional;
  */
 record ProxmoxSettings(
         URI apiRoot,
+        WebUi webUi,
         ApiToken token,
         ApiTrust trust,
         Optional<String> pool,
@@ -47,6 +48,7 @@ record ProxmoxSettings(
 
     ProxmoxSettings {
         Objects.requireNonNull(apiRoot, "apiRoot");
+        Objects.requireNonNull(webUi, "webUi");
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(trust, "trust");
         bootstrapExec = List.copyOf(bootstrapExec);
@@ -69,6 +71,7 @@ record ProxmoxSettings(
         ApiToken token = token(o, tokenId);
         return new ProxmoxSettings(
                 root,
+                WebUi.from(o, root),
                 token,
                 trust(o),
                 trimmed(o, ProxmoxOptions.POOL),
@@ -129,6 +132,7 @@ record ProxmoxSettings(
     ProxmoxSettings withTransport(TransportPolicy policy) {
         return new ProxmoxSettings(
                 apiRoot,
+                webUi,
                 token,
                 trust,
                 pool,
@@ -148,6 +152,7 @@ record ProxmoxSettings(
     ProxmoxSettings withAgentTimeout(Duration timeout) {
         return new ProxmoxSettings(
                 apiRoot,
+                webUi,
                 token,
                 trust,
                 pool,
@@ -338,7 +343,8 @@ record ProxmoxSettings(
     @Override
     public String toString() {
         // no secret here; the token's toString is its id
-        return "api=" + apiRoot + ", token=" + token + ", tls=" + (trust.usesAuthorities() ? "ca" : "")
+        return "api=" + apiRoot + ", ui=" + webUi + ", token=" + token + ", tls="
+                + (trust.usesAuthorities() ? "ca" : "")
                 + (trust.usesAuthorities() && trust.pin().isPresent() ? "+" : "")
                 + (trust.pin().isPresent() ? "pin" : "")
                 + pool.map(p -> ", pool=" + p).orElse("") + ", clones/node=" + maxClonesPerNode + ", overcommit="

@@ -66,6 +66,21 @@ class ProxmoxSettingsTest {
     }
 
     @Test
+    void theWebUiDefaultsToTheApiHostAndLinksEachVmToItsSummary() {
+        assertThat(parse(Map.of()).webUi().vmPage(101).toString())
+                .isEqualTo("https://pve1:8006/#v1:0:=qemu%2F101:4:::::5::");
+        assertThat(parse(Map.of("ui-url", "https://pve.example.org/proxmox"))
+                        .webUi()
+                        .vmPage(7)
+                        .toString())
+                .isEqualTo("https://pve.example.org/proxmox/#v1:0:=qemu%2F7:4:::::5::");
+        assertThat(parse(Map.of()).toString()).contains("ui=https://pve1:8006/");
+        refused(Map.of("ui-url", "ftp://pve1/"), "--proxmox-ui-url: \"ftp://pve1/\" must be https://HOST[:PORT]/");
+        refused(Map.of("ui-url", "https://root:pw@pve1:8006/"), "--proxmox-ui-url:");
+        refused(Map.of("ui-url", "https://pve1:8006/#x"), "--proxmox-ui-url:");
+    }
+
+    @Test
     void theApiUrlGetsItsRootPathAndMustBeHttps() {
         assertThat(parse(Map.of("api-url", "https://pve1:8006")).apiRoot().toString())
                 .isEqualTo("https://pve1:8006/api2/json");

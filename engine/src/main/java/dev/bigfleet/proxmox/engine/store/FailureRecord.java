@@ -35,6 +35,14 @@ public record FailureRecord(
         return new FailureRecord(kind, failedAt, bound, error, 0, failedAt);
     }
 
+    /**
+     * Whether an operator should look: its VM may be a live node and a cleanup (the drain before the
+     * destroy) has already failed.
+     */
+    public boolean needsAttention() {
+        return bound && cleanupAttempts > 0;
+    }
+
     /** After a failed cleanup: one more attempt counted, the next not before {@code next}. */
     public FailureRecord afterFailedCleanup(Instant next) {
         return new FailureRecord(kind, failedAt, bound, error, cleanupAttempts + 1, next);

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.engine.store;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -26,6 +27,16 @@ public interface StateStore extends AutoCloseable {
      * {@link StoreWrite#afterDurable()} runs, in that order, before its future completes.
      */
     CompletableFuture<Void> write(StoreWrite write);
+
+    /**
+     * A machine's recent operations, newest (last accepted) first, at most {@link
+     * OperationRecord#KEPT_PER_MACHINE}: what the {@link StoreWrite#operation() operations} of its
+     * durable writes recorded, one record per operation id. A later record of an operation replaces
+     * the earlier one, keeping the earlier start when the later has none ({@link
+     * OperationRecord#over}). A durable store keeps them across restarts; a machine it removed has
+     * none. Read on demand (the admin page's machine view), so a restart does not load them.
+     */
+    List<OperationRecord> operations(String machineId) throws StoreException;
 
     /** Whether changes survive a restart, for the startup log line. */
     boolean isDurable();

@@ -10,6 +10,8 @@ import java.util.List;
  *
  * @param machine the new snapshot, or null for a marks-only write
  * @param failure why the machine is FAILED and where its cleanup stands; null unless it is FAILED
+ * @param operation an operation of {@code machine} this write starts or ends, for its history; null
+ *     for every other write (see {@link StateStore#operations})
  * @param deletedMachineId a machine to remove, or null
  * @param revision the revision of {@code machine}, 0 when there is none
  * @param lastOperationNumber the highest operation number minted so far
@@ -19,6 +21,7 @@ public record StoreWrite(
         Machine machine,
         LastOperation lastOperation,
         FailureRecord failure,
+        OperationRecord operation,
         List<MarkWrite> marks,
         String deletedMachineId,
         long revision,
@@ -28,6 +31,31 @@ public record StoreWrite(
     public StoreWrite {
         marks = List.copyOf(marks);
         afterDurable = afterDurable == null ? () -> {} : afterDurable;
+        if (operation != null && machine == null) {
+            throw new IllegalArgumentException("an operation is recorded with its machine's write");
+        }
+    }
+
+    /** A write that starts or ends no operation. */
+    public StoreWrite(
+            Machine machine,
+            LastOperation lastOperation,
+            FailureRecord failure,
+            List<MarkWrite> marks,
+            String deletedMachineId,
+            long revision,
+            long lastOperationNumber,
+            Runnable afterDurable) {
+        this(
+                machine,
+                lastOperation,
+                failure,
+                null,
+                marks,
+                deletedMachineId,
+                revision,
+                lastOperationNumber,
+                afterDurable);
     }
 
     /** A write of a machine that is not FAILED. */
@@ -39,7 +67,7 @@ public record StoreWrite(
             long revision,
             long lastOperationNumber,
             Runnable afterDurable) {
-        this(machine, lastOperation, null, marks, deletedMachineId, revision, lastOperationNumber, afterDurable);
+        this(machine, lastOperation, null, null, marks, deletedMachineId, revision, lastOperationNumber, afterDurable);
     }
 
     /** A write that changes nothing; lets a store's writer wake up. */

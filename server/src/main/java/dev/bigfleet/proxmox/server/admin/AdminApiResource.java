@@ -1,9 +1,11 @@
 package dev.bigfleet.proxmox.server.admin;
 
+import dev.bigfleet.proxmox.engine.store.StoreException;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -21,10 +23,20 @@ public final class AdminApiResource {
     static final int DEFAULT_FAILURES = 50;
 
     private final InventoryView view;
+    private final MachineView machine;
+    private final StatusView status;
 
     @Inject
-    public AdminApiResource(InventoryView view) {
+    public AdminApiResource(InventoryView view, MachineView machine, StatusView status) {
         this.view = view;
+        this.machine = machine;
+        this.status = status;
+    }
+
+    @GET
+    @Path("status")
+    public ProviderStatus status() {
+        return status.status();
     }
 
     @GET
@@ -54,6 +66,26 @@ public final class AdminApiResource {
                     .build());
         }
         return view.machines(query);
+    }
+
+    /** One machine with its recent operations; its id holds slashes, so the path's rest is the id. */
+    @GET
+    @Path("machines/{id: .+}")
+    public Response machine(@PathParam("id") String id) {
+        try {
+            return machine.machine(id)
+                    .map(detail -> Response.ok(detail).build())
+                    .orElseGet(() -> error(Response.Status.NOT_FOUND, "machine not found: " + id));
+        } catch (StoreException e) {
+            return error(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+        }
+    }
+
+    private static Response error(Response.Status status, String message) {
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON)
+                .entity(Map.of("error", message))
+                .build();
     }
 
     @GET

@@ -12,9 +12,9 @@ import org.glassfish.jersey.server.ResourceConfig;
  */
 public final class AdminHttp {
     private final ProviderMetrics metrics;
-    private final Optional<InventoryView> view;
+    private final Optional<AdminViews> view;
 
-    public AdminHttp(ProviderMetrics metrics, Optional<InventoryView> view) {
+    public AdminHttp(ProviderMetrics metrics, Optional<AdminViews> view) {
         this.metrics = metrics;
         this.view = view;
     }
@@ -32,7 +32,11 @@ public final class AdminHttp {
             @Override
             protected void configure() {
                 bind(metrics).to(ProviderMetrics.class);
-                view.ifPresent(v -> bind(v).to(InventoryView.class));
+                view.ifPresent(v -> {
+                    bind(v.inventory()).to(InventoryView.class);
+                    bind(v.machine()).to(MachineView.class);
+                    bind(v.status()).to(StatusView.class);
+                });
             }
         });
     }

@@ -8,13 +8,15 @@ import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.ListQuery;
 import dev.bigfleet.proxmox.engine.ListResult;
+import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.metrics.StateClock;
 import dev.bigfleet.proxmox.server.serving.ServingState;
-import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
 import jakarta.inject.Inject;
-import java.time.Clock;
+import jakarta.inject.Singleton;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,8 +35,10 @@ import java.util.TreeSet;
 
 /**
  * The read-only views of the admin API, computed from the engine's snapshots on each request:
- * reads never wait on a mutation, and nothing here can change the inventory.
+ * reads never wait on a mutation, and nothing here can change the inventory. One per process: it
+ * keeps the id order and the node list between requests.
  */
+@Singleton
 public final class InventoryView {
     /** The cap of one delta answer; a caller that gets {@code more} asks again. */
     static final int MAX_DELTA = 2_000;
@@ -45,7 +49,8 @@ public final class InventoryView {
     private final InventoryPlan plan;
     private final String backendName;
     private final StateClock clock;
-    private final NodesCache nodes;
+    private final ProxmoxBackend backend;
+    private final NodesView nodes;
     private final DensityCache densities = new DensityCache();
     private final IdOrder idOrder = new IdOrder();
     private final ServingState serving;
@@ -63,7 +68,8 @@ public final class InventoryView {
         this.plan = plan;
         this.backendName = backendConfig.name();
         this.clock = clock;
-        this.nodes = new NodesCache(backend, Clock.systemUTC());
+        this.backend = backend;
+        this.nodes = new NodesView(backend, plan.catalog());
     }
 
     private List<Machine> all() {
@@ -252,7 +258,22 @@ public final class InventoryView {
                 entered == null ? null : entered.since().toString(),
                 entered == null
                         ? null
-                        : Math.max(0, Duration.between(entered.since(), now).toSeconds()));
+                        : Math.max(0, Duration.between(entered.since(), now).toSeconds()),
+                webUiLink(m),
+                m.state() == MachineState.FAILED
+                        && engine.failure(m.id())
+                                .map(FailureRecord::needsAttention)
+                                .orElse(false));
+    }
+
+    /** The VM's page in the backend's web UI, when the machine holds a VM and the backend has a UI. */
+    private String webUiLink(Machine m) {
+        if (m.host().isEmpty() || m.host().vmid() < 0 || m.host().node().isEmpty()) {
+            return null;
+        }
+        return backend.webUiLink(new VmTarget(m.id(), m.host().node(), m.host().vmid()))
+                .map(URI::toString)
+                .orElse(null);
     }
 
     public List<OfferingRow> offerings() {
@@ -281,6 +302,7 @@ public final class InventoryView {
                     c[0],
                     c[1],
                     c[2],
+                    c[0] - c[2] - c[3],
                     c[3],
                     plan.prices().priceOf(o.instanceType(), plan.catalog())));
         }
@@ -303,33 +325,7 @@ public final class InventoryView {
     }
 
     public NodeList nodes() {
-        NodesCache.Read read = nodes.get();
-        Map<String, int[]> placed = new HashMap<>(); // vms, vcpus
-        for (Machine m : all()) {
-            if (!m.host().isEmpty()) {
-                int[] p = placed.computeIfAbsent(m.host().node(), k -> new int[2]);
-                p[0]++;
-                p[1] += plan.catalog()
-                        .find(m.instanceType())
-                        .map(InstanceType::vcpu)
-                        .orElse(0);
-            }
-        }
-        List<NodeRow> rows = new ArrayList<>();
-        for (NodeStatus n : read.nodes()) {
-            int[] p = placed.getOrDefault(n.name(), new int[2]);
-            rows.add(new NodeRow(
-                    n.name(),
-                    n.online(),
-                    n.maxCpu(),
-                    p[1],
-                    n.usedMemoryBytes(),
-                    n.maxMemoryBytes(),
-                    n.storageUsedBytes(),
-                    n.storageTotalBytes(),
-                    p[0]));
-        }
-        return new NodeList(rows, read.at().toString(), read.error());
+        return nodes.of(all());
     }
 
     /** FAILED machines, the most recently failed first. */

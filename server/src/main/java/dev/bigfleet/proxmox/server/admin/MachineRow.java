@@ -5,6 +5,9 @@ import java.util.Map;
 /**
  * One machine as the admin API serves it. Shard metadata and anything a Configure carried besides
  * the cluster id are left out; the bootstrap blob is never part of a machine at all.
+ *
+ * @param proxmoxUrl the VM's page in the Proxmox web UI, when it holds a VM and the backend has a UI
+ * @param needsAttention FAILED, its VM may be a live node, and the drain before its cleanup failed
  */
 public record MachineRow(
         String id,
@@ -22,4 +25,6 @@ public record MachineRow(
         Map<String, String> labels,
         String lastError,
         String stateSince,
-        Long timeInStateSeconds) {}
+        Long timeInStateSeconds,
+        String proxmoxUrl,
+        boolean needsAttention) {}

@@ -1,8 +1,8 @@
 package dev.bigfleet.proxmox.server.admin;
 
 /**
- * One offering: its configured slot count, and how many of its machines hold a VM, are free
- * (Speculative) or failed.
+ * One offering: its configured slot count, and how many of its machines hold a VM, and how its
+ * machines split into free (Speculative), used (any other state but FAILED) and failed.
  */
 public record OfferingRow(
         String instanceType,
@@ -12,5 +12,6 @@ public record OfferingRow(
         int machines,
         int holdingVm,
         int free,
+        int used,
         int failed,
         double pricePerHour) {}

@@ -18,7 +18,10 @@ public final class HttpResources {
     public static ResourceConfig create(ServingState serving, Consumer<ResourceConfig> extensions) {
         ResourceConfig resources = new ResourceConfig()
                 .property(ServerProperties.WADL_FEATURE_DISABLE, true)
+                // an error status is set, not sent: the servlet container's error page would name it
+                .property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true)
                 .register(ProbeResource.class)
+                .register(NotFoundMapper.class)
                 .register(new AbstractBinder() {
                     @Override
                     protected void configure() {

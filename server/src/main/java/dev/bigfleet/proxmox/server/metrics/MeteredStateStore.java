@@ -1,11 +1,13 @@
 package dev.bigfleet.proxmox.server.metrics;
 
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -52,6 +54,11 @@ public final class MeteredStateStore implements StateStore {
             }
         });
         return done;
+    }
+
+    @Override
+    public List<OperationRecord> operations(String machineId) throws StoreException {
+        return store.operations(machineId);
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 
@@ -71,6 +72,11 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
     @Override
     public Optional<ApiStatus> apiStatus() {
         return ThreadContextClassLoader.<Optional<ApiStatus>, RuntimeException>call(loader, delegate::apiStatus);
+    }
+
+    @Override
+    public Optional<URI> webUiLink(VmTarget vm) {
+        return ThreadContextClassLoader.<Optional<URI>, RuntimeException>call(loader, () -> delegate.webUiLink(vm));
     }
 
     @Override

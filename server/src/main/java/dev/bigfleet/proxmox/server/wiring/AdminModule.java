@@ -5,7 +5,10 @@ import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.admin.AdminHttp;
+import dev.bigfleet.proxmox.server.admin.AdminViews;
 import dev.bigfleet.proxmox.server.admin.InventoryView;
+import dev.bigfleet.proxmox.server.admin.MachineView;
+import dev.bigfleet.proxmox.server.admin.StatusView;
 import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import java.util.Optional;
@@ -25,7 +28,15 @@ public final class AdminModule extends AbstractModule {
 
     @Provides
     @Singleton
-    AdminHttp adminHttp(ProviderMetrics metrics, Provider<InventoryView> view) {
-        return new AdminHttp(metrics, settings.adminUi() ? Optional.of(view.get()) : Optional.empty());
+    AdminHttp adminHttp(
+            ProviderMetrics metrics,
+            Provider<InventoryView> inventory,
+            Provider<MachineView> machine,
+            Provider<StatusView> status) {
+        return new AdminHttp(
+                metrics,
+                settings.adminUi()
+                        ? Optional.of(new AdminViews(inventory.get(), machine.get(), status.get()))
+                        : Optional.empty());
     }
 }

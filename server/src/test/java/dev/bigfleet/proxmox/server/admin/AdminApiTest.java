@@ -8,6 +8,8 @@ import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.server.LiveProvider;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -124,6 +126,9 @@ class AdminApiTest {
         assertThat(largeA.get("count").asInt()).isEqualTo(4);
         assertThat(largeA.get("holding_vm").asInt()).isEqualTo(2);
         assertThat(largeA.get("free").asInt()).isEqualTo(2);
+        assertThat(largeA.get("used").asInt())
+                .as("FAILED is not counted as used")
+                .isEqualTo(1);
         assertThat(largeA.get("failed").asInt()).isEqualTo(1);
 
         JsonNode types = get("/api/v1/instance-types");
@@ -135,6 +140,7 @@ class AdminApiTest {
         JsonNode pveA = nodes.get("nodes").get(0);
         assertThat(pveA.get("name").asText()).isEqualTo("pve-a");
         assertThat(pveA.get("online").asBoolean()).isTrue();
+        assertThat(pveA.get("status").asText()).isEqualTo("online");
         assertThat(pveA.get("vms").asInt()).isEqualTo(2);
         assertThat(pveA.get("vcpu_allocated").asInt()).isEqualTo(16);
         assertThat(pveA.get("memory_total_bytes").asLong()).isPositive();
@@ -146,6 +152,67 @@ class AdminApiTest {
         JsonNode failures = get("/api/v1/failures");
         assertThat(failures).hasSize(1);
         assertThat(failures.get(0).get("id").asText()).isEqualTo(FAILED);
+    }
+
+    @Test
+    void oneMachineIsServedWithItsFailureAndItsOperationsNewestFirst() throws Exception {
+        JsonNode failed = get("/api/v1/machines/" + FAILED);
+        assertThat(failed.get("id").asText()).isEqualTo(FAILED);
+        assertThat(failed.get("state").asText()).isEqualTo("FAILED");
+        assertThat(failed.get("host").asText()).startsWith("pve-a/");
+        assertThat(failed.get("proxmox_url").isNull())
+                .as("the fake has no web UI")
+                .isTrue();
+        JsonNode failure = failed.get("failure");
+        assertThat(failure.get("kind").asText()).isEqualTo("configure");
+        assertThat(failure.get("cleanup_attempts").asInt()).isZero();
+        assertThat(Instant.parse(failure.get("next_cleanup").asText()))
+                .isEqualTo(Instant.parse(failure.get("failed_at").asText()).plus(Duration.ofMinutes(30)));
+        JsonNode ops = failed.get("operations");
+        assertThat(ops).hasSize(2);
+        assertThat(ops.get(0).get("kind").asText()).isEqualTo("configure");
+        assertThat(ops.get(0).get("outcome").asText()).isEqualTo("error");
+        assertThat(ops.get(0).get("error").asText()).contains("injected fault");
+        assertThat(ops.get(1).get("kind").asText()).isEqualTo("create");
+        assertThat(ops.get(1).get("outcome").asText()).isEqualTo("success");
+        assertThat(ops.get(1).get("operation_id").asText()).matches("op-\\d+");
+        Instant started = Instant.parse(ops.get(1).get("started_at").asText());
+        assertThat(Instant.parse(ops.get(1).get("ended_at").asText())).isAfterOrEqualTo(started);
+        assertThat(ops.get(1).get("duration_seconds").asLong()).isNotNegative();
+
+        JsonNode configured = get("/api/v1/machines/" + IDLE);
+        assertThat(configured.get("failure").isNull()).isTrue();
+        assertThat(configured.get("needs_attention").asBoolean()).isFalse();
+        assertThat(configured.get("operations"))
+                .extracting(
+                        op -> op.get("kind").asText() + ":" + op.get("outcome").asText())
+                .containsExactly("configure:success", "create:success");
+        assertThat(get("/api/v1/machines/proxmox/OnDemand/pve.large/pve-b/003").get("operations"))
+                .isEmpty();
+
+        HttpResponse<String> unknown = live.get("/api/v1/machines/proxmox/OnDemand/nope/x/000");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(unknown.body()).get("error").asText())
+                .isEqualTo("machine not found: proxmox/OnDemand/nope/x/000");
+    }
+
+    @Test
+    void statusNamesTheProviderItsVersionUptimeAndBackend() throws Exception {
+        JsonNode s = get("/api/v1/status");
+        assertThat(s.get("provider").asText()).isEqualTo("proxmox");
+        assertThat(s.get("backend").asText()).isEqualTo("fake");
+        assertThat(s.get("version").asText()).isNotBlank();
+        Instant started = Instant.parse(s.get("started_at").asText());
+        Instant now = Instant.parse(s.get("now").asText());
+        assertThat(started).isBefore(now);
+        assertThat(s.get("uptime_seconds").asLong())
+                .isEqualTo(Duration.between(started, now).toSeconds());
+        assertThat(s.get("api").isNull()).as("the fake reports no API status").isTrue();
+        assertThat(s.get("last_reconcile_success").isNull()).isTrue();
+        assertThat(s.get("reconcile_interval_seconds").isNull())
+                .as("--reconcile-interval 0")
+                .isTrue();
+        assertThat(s.get("needs_attention").asInt()).isZero();
     }
 
     @Test
@@ -201,6 +268,9 @@ class AdminApiTest {
                 "/api/v1/nodes",
                 "/api/v1/failures",
                 "/api/v1/changes?since=x",
+                "/api/v1/status",
+                "/api/v1/machines/" + IDLE,
+                "/api/v1/machines/" + FAILED,
                 "/metrics",
                 "/admin/",
                 "/admin/app.js")) {
@@ -218,7 +288,7 @@ class AdminApiTest {
     void thePageIsServedWithAContentSecurityPolicy() throws Exception {
         HttpResponse<String> page = live.get("/admin/");
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.body()).contains("<script src=\"app.js\"");
+        assertThat(page.body()).contains("<script type=\"module\" src=\"app.js\"");
         assertThat(page.headers().firstValue("Content-Security-Policy"))
                 .hasValueSatisfying(csp -> assertThat(csp)
                         .contains("default-src 'none'")

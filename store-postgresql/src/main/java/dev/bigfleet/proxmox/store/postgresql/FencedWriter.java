@@ -115,6 +115,7 @@ final class FencedWriter {
                 }
                 if (!coalesced.machines.isEmpty()) {
                     write(db, coalesced);
+                    OperationHistory.write(db, writes);
                 }
                 db.commit();
             } catch (SQLException | RuntimeException e) {

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.bigfleet.proxmox.engine.store.LeaderLease;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.SharedStateStore;
 import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.store.StoreFollower;
@@ -12,6 +13,7 @@ import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -196,6 +198,16 @@ public final class PostgresStateStore implements SharedStateStore {
         }
         writer.enqueue(new FencedWriter.Pending(write, durable));
         return durable;
+    }
+
+    @Override
+    public List<OperationRecord> operations(String machineId) throws StoreException {
+        try (Connection db = pool.getConnection()) {
+            return OperationHistory.read(db, machineId);
+        } catch (SQLException e) {
+            throw new StoreException(
+                    where + ": cannot read the operations of " + machineId + ": " + PostgresLease.oneLine(e), e);
+        }
     }
 
     @Override

@@ -24,3 +24,8 @@ CREATE TABLE leader_lease (id INTEGER PRIMARY KEY CHECK (id = 1), epoch BIGINT N
     expires_at TIMESTAMPTZ NOT NULL)
 ;
 INSERT INTO leader_lease (id, epoch, holder_name, expires_at) VALUES (1, 0, '', '-infinity')
+;
+-- Each machine's recent operations, the newest few (OperationRecord.KEPT_PER_MACHINE), written in the transaction of the change that starts or ends each; first_revision orders them. A retired machine has none.
+CREATE TABLE operations (machine_id TEXT NOT NULL, operation_id TEXT NOT NULL, first_revision BIGINT NOT NULL,
+    kind TEXT NOT NULL, started_at BIGINT, ended_at BIGINT, outcome TEXT NOT NULL, error TEXT NOT NULL,
+    PRIMARY KEY (machine_id, operation_id))

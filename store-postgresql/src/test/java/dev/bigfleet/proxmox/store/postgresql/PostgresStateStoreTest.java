@@ -13,6 +13,8 @@ import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.LeaderLease.LeaseHolder;
 import dev.bigfleet.proxmox.engine.store.MarkWrite;
+import dev.bigfleet.proxmox.engine.store.OperationOutcome;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.store.StoreFollower;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
@@ -333,6 +335,74 @@ class PostgresStateStoreTest {
         @Override
         public void counters(StoredCounters c) {
             counters.add(c);
+        }
+    }
+
+    /** A machine's write that starts or ends one of its operations. */
+    private static StoreWrite withOperation(String id, MachineState state, OperationRecord op, long revision) {
+        return new StoreWrite(machine(id, state), null, null, op, List.of(), null, revision, revision, null);
+    }
+
+    @Test
+    void operationHistoriesAreKeptNewestFirstCutToTenAndDroppedWithTheirMachine() throws Exception {
+        String db = postgres.createDatabase();
+        Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
+        try (PostgresStateStore store = open(db)) {
+            loadAll(store, new ArrayList<>());
+            lead(store, "a", () -> {});
+            // a start and its end in one group commit, and an end whose start the store never saw
+            CompletableFuture<Void> start = store.write(withOperation(
+                    "m1", MachineState.CREATING, OperationRecord.started(TransitionKind.CREATE, "op-1", t0), 1));
+            CompletableFuture<Void> end = store.write(withOperation(
+                    "m1",
+                    MachineState.IDLE,
+                    OperationRecord.ended(
+                            TransitionKind.CREATE, "op-1", t0.plusSeconds(40), OperationOutcome.SUCCESS, ""),
+                    2));
+            store.write(withOperation(
+                            "m2",
+                            MachineState.FAILED,
+                            OperationRecord.ended(
+                                    TransitionKind.DRAIN, "op-2", t0, OperationOutcome.ERROR, "drain failed: PDB"),
+                            3))
+                    .join();
+            start.join();
+            end.join();
+            store.write(withOperation(
+                            "m4", MachineState.CREATING, OperationRecord.started(TransitionKind.CREATE, "op-4", t0), 4))
+                    .join();
+            store.write(StoreWrite.deletion("m4", null)).join();
+            for (int i = 0; i < 12; i++) {
+                store.write(withOperation(
+                                "m3",
+                                MachineState.CONFIGURING,
+                                OperationRecord.started(TransitionKind.CONFIGURE, "op-c" + i, t0.plusSeconds(i)),
+                                10 + i))
+                        .join();
+            }
+        }
+        try (PostgresStateStore store = open(db)) {
+            loadAll(store, new ArrayList<>());
+            assertThat(store.operations("m1"))
+                    .containsExactly(new OperationRecord(
+                            TransitionKind.CREATE,
+                            "op-1",
+                            Optional.of(t0),
+                            Optional.of(t0.plusSeconds(40)),
+                            OperationOutcome.SUCCESS,
+                            ""));
+            assertThat(store.operations("m2")).singleElement().satisfies(op -> {
+                assertThat(op.startedAt()).isEmpty();
+                assertThat(op.error()).isEqualTo("drain failed: PDB");
+            });
+            assertThat(store.operations("m3"))
+                    .extracting(OperationRecord::operationId)
+                    .containsExactly(
+                            "op-c11", "op-c10", "op-c9", "op-c8", "op-c7", "op-c6", "op-c5", "op-c4", "op-c3", "op-c2");
+            assertThat(store.operations("m4"))
+                    .as("a retired machine has no history")
+                    .isEmpty();
+            assertThat(store.operations("nope")).isEmpty();
         }
     }
 }

@@ -120,6 +120,7 @@ final class GroupCommitWriter {
                 StoreWrite w = p.write();
                 if (w.machine() != null) {
                     MachineRows.bind(append, w.machine(), w.revision(), w.lastOperation(), w.failure());
+                    OperationRows.bind(append, MachineRows.COLUMN_COUNT + 1, w.operation());
                     append.executeUpdate();
                     appended++;
                 }

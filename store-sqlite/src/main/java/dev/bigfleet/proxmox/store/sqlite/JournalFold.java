@@ -8,8 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves the latest journal entry of every machine and mark into the tables and empties the journal,
- * in one transaction: a crash in the middle leaves the journal as it was, and it is replayed on load.
+ * Moves the latest journal entry of every machine and mark into the tables, and the operations the
+ * journal recorded into the machines' histories, and empties the journal, in one transaction: a crash
+ * in the middle leaves the journal as it was, and it is replayed on load.
  */
 final class JournalFold {
     private static final Logger log = LoggerFactory.getLogger(JournalFold.class);
@@ -40,6 +41,7 @@ final class JournalFold {
                     + " WHERE seq IN (SELECT max(seq) FROM mark_journal GROUP BY machine_id, shard_id)"
                     + " ON CONFLICT (machine_id, shard_id) DO UPDATE SET epoch = excluded.epoch,"
                     + " sequence = excluded.sequence");
+            OperationRows.fold(st, "deleted = 1 AND " + latest);
             st.executeUpdate("DELETE FROM journal");
             st.executeUpdate("DELETE FROM mark_journal");
             db.commit();

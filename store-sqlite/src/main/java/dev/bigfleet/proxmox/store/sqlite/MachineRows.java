@@ -40,9 +40,16 @@ final class MachineRows {
             + " failed_error = excluded.failed_error, cleanup_attempts = excluded.cleanup_attempts,"
             + " cleanup_not_before = excluded.cleanup_not_before";
 
-    /** Appends a machine's new row to the journal; parameters as in {@link #bind}. */
-    static final String JOURNAL_APPEND = "INSERT INTO journal (deleted, " + COLUMNS + ")"
-            + " VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** How many columns {@link #COLUMNS} names, bound by {@link #bind}. */
+    static final int COLUMN_COUNT = 27;
+
+    /**
+     * Appends a machine's new row to the journal: parameters as in {@link #bind}, then the
+     * operation it starts or ends as in {@link OperationRows#bind}, from {@code COLUMN_COUNT + 1}.
+     */
+    static final String JOURNAL_APPEND = "INSERT INTO journal (deleted, " + COLUMNS + ", "
+            + OperationRows.JOURNAL_COLUMNS + ") VALUES (0"
+            + ", ?".repeat(COLUMN_COUNT + OperationRows.JOURNAL_COLUMN_COUNT) + ")";
     /** The table's rows, in {@link #COLUMNS} order. */
     static final String TABLE = "SELECT " + COLUMNS + " FROM machines";
     /** The journal's rows, newest first, in {@link #COLUMNS} order and then whether the row is a deletion. */

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.store.sqlite;
 
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreException;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * machine and per fence mark, checked and locked on open ({@link StateFile}, {@link StateFileLock}).
  * One thread first reads the file ({@link JournalReader}) while the rest of startup goes on, then
  * group-commits every write ({@link GroupCommitWriter}); changes are appended to a journal that is
- * folded into the tables ({@link JournalFold}).
+ * folded into the tables ({@link JournalFold}). Operation histories are read on demand ({@link
+ * HistoryReader}).
  */
 public final class SqliteStateStore implements StateStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteStateStore.class);
@@ -54,6 +56,7 @@ public final class SqliteStateStore implements StateStore {
     });
 
     private final GroupCommitWriter writer;
+    private final HistoryReader history;
     private final Thread writerThread;
     private volatile boolean closed;
 
@@ -63,6 +66,7 @@ public final class SqliteStateStore implements StateStore {
         this.db = db;
         this.cursorKey = cursorKey;
         this.writer = new GroupCommitWriter(db, completer);
+        this.history = new HistoryReader(path);
         this.writerThread = new Thread(this::readThenWrite, "state-writer");
         this.writerThread.setDaemon(true);
         this.writerThread.start();
@@ -149,6 +153,11 @@ public final class SqliteStateStore implements StateStore {
     }
 
     @Override
+    public List<OperationRecord> operations(String machineId) throws StoreException {
+        return history.read(machineId);
+    }
+
+    @Override
     public boolean isDurable() {
         return true;
     }
@@ -176,6 +185,7 @@ public final class SqliteStateStore implements StateStore {
             Thread.currentThread().interrupt();
         }
         try {
+            history.close();
             db.close();
         } catch (SQLException e) {
             log.warn("closing the state database failed: {}", oneLine(e));

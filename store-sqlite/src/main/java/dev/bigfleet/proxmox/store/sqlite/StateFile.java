@@ -64,6 +64,11 @@ final class StateFile {
         return db;
     }
 
+    /** A read-only connection for reads beside the writer's (WAL mode lets them run alongside). */
+    static Connection openForReading(Path path) throws SQLException {
+        return connect(path, true);
+    }
+
     private static Connection connect(Path path, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         // no generated-keys lookup after every write: it prepares and runs a query per row

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * key that signs List cursors, minted once with the file.
  */
 final class StateSchema {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The columns version 2 added to {@code machines} and {@code journal}: what a restart and a cleanup need. */
     private static final List<String> ADDED_IN_2 = List.of(
             "last_op_deadline INTEGER",
@@ -32,6 +32,16 @@ final class StateSchema {
             "failed_error TEXT",
             "cleanup_attempts INTEGER",
             "cleanup_not_before INTEGER");
+    /** The columns version 3 added to {@code journal} only: the operation a change starts or ends. */
+    private static final List<String> JOURNAL_ADDED_IN_3 = List.of(
+            "op_id TEXT",
+            "op_kind TEXT",
+            "op_started_at INTEGER",
+            "op_ended_at INTEGER",
+            "op_outcome TEXT",
+            "op_error TEXT");
+    /** The tables version 3 added, as {@code schema.sql} creates them: the operation history. */
+    private static final List<String> TABLES_ADDED_IN_3 = List.of("operations");
     /** "BFPX" in the database header: marks a file as ours. */
     static final int APPLICATION_ID = 0x42465058;
 
@@ -59,7 +69,8 @@ final class StateSchema {
 
     /**
      * Brings a file of an older schema to this one, in one transaction (a crash leaves it as it was):
-     * version 1 gains the columns of {@link #ADDED_IN_2}, empty in every existing row.
+     * version 1 gains the columns of {@link #ADDED_IN_2}, empty in every existing row; version 2 (and 1)
+     * the columns of {@link #JOURNAL_ADDED_IN_3} and the (empty) tables of {@link #TABLES_ADDED_IN_3}.
      */
     static void upgrade(Connection db, Path path) throws SQLException {
         int version;
@@ -72,10 +83,18 @@ final class StateSchema {
         }
         db.setAutoCommit(false);
         try (Statement st = db.createStatement()) {
-            for (String table : List.of("machines", "journal")) {
-                for (String column : ADDED_IN_2) {
-                    st.execute("ALTER TABLE " + table + " ADD COLUMN " + column);
+            if (version < 2) {
+                for (String table : List.of("machines", "journal")) {
+                    for (String column : ADDED_IN_2) {
+                        st.execute("ALTER TABLE " + table + " ADD COLUMN " + column);
+                    }
                 }
+            }
+            for (String column : JOURNAL_ADDED_IN_3) {
+                st.execute("ALTER TABLE journal ADD COLUMN " + column);
+            }
+            for (String table : TABLES_ADDED_IN_3) {
+                st.execute(creation(table));
             }
             st.execute("PRAGMA user_version=" + VERSION);
             db.commit();
@@ -97,6 +116,14 @@ final class StateSchema {
             }
             return rs.getBytes(1);
         }
+    }
+
+    /** The statement of {@code schema.sql} that creates {@code table}. */
+    private static String creation(String table) {
+        return statements().stream()
+                .filter(s -> s.startsWith("CREATE TABLE " + table + " "))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("schema.sql creates no table " + table));
     }
 
     /** The statements of {@code schema.sql}, without its comment lines. */

@@ -8,6 +8,8 @@ import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
+import dev.bigfleet.proxmox.engine.store.OperationOutcome;
+import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.io.InputStream;
@@ -25,8 +27,13 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** What schema version 2 keeps (deadlines, grace periods, failures) and how a version 1 file gets it. */
+/**
+ * What schema version 2 keeps (deadlines, grace periods, failures), and how a file of version 1 or 2
+ * gets them and version 3's operation history.
+ */
 class SchemaUpgradeTest {
     @TempDir
     Path dir;
@@ -73,12 +80,13 @@ class SchemaUpgradeTest {
         }
     }
 
-    @Test
-    void aVersionOneFileIsUpgradedInPlaceAndKeepsItsMachines() throws Exception {
-        Path state = dir.resolve("v1.db");
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void anOlderFileIsUpgradedInPlaceAndKeepsItsMachines(int version) throws Exception {
+        Path state = dir.resolve("v" + version + ".db");
         try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + state);
                 Statement st = db.createStatement();
-                InputStream schema = getClass().getResourceAsStream("/schema-v1.sql")) {
+                InputStream schema = getClass().getResourceAsStream("/schema-v" + version + ".sql")) {
             String sql = new String(schema.readAllBytes(), StandardCharsets.UTF_8);
             String body = String.join(
                     "\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
@@ -88,11 +96,14 @@ class SchemaUpgradeTest {
                 }
             }
             st.execute("INSERT INTO meta (key, value) VALUES ('cursor_key', x'00112233445566778899aabbccddeeff')");
-            st.execute("INSERT INTO machines VALUES ('old', 5, 'IDLE', 'proxmox', 'n1/101', 'pve.small', 'n1',"
+            st.execute("INSERT INTO machines (id, revision, state, host_provider, host_ref, instance_type, zone,"
+                    + " capacity_type, price_per_hour, interruption_probability, resources, labels, allocatable,"
+                    + " last_error, cluster, shard_metadata, last_op_kind, last_op_id, last_op_cluster)"
+                    + " VALUES ('old', 5, 'IDLE', 'proxmox', 'n1/101', 'pve.small', 'n1',"
                     + " 'ON_DEMAND', 0.01, 0, '{}', '{}', '{}', '', '', '{}', 'CREATE', 'op-5', '')");
             st.execute("UPDATE meta SET value = 5 WHERE key IN ('revision', 'last_operation_number')");
             st.execute("PRAGMA application_id=" + StateSchema.APPLICATION_ID);
-            st.execute("PRAGMA user_version=1");
+            st.execute("PRAGMA user_version=" + version);
         }
 
         try (SqliteStateStore store = SqliteStateStore.open(state)) {
@@ -113,6 +124,30 @@ class SchemaUpgradeTest {
                             5,
                             null))
                     .join();
+            // an operation the older file never recorded ends: its history holds the end alone
+            store.write(new StoreWrite(
+                            machine("old", MachineState.FAILED),
+                            new LastOperation(TransitionKind.CREATE, "op-5", ""),
+                            null,
+                            OperationRecord.ended(
+                                    TransitionKind.CREATE, "op-5", Instant.EPOCH, OperationOutcome.ERROR, "x"),
+                            List.of(),
+                            null,
+                            7,
+                            5,
+                            null))
+                    .join();
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(state)) {
+            load(store);
+            assertThat(store.operations("old"))
+                    .containsExactly(new OperationRecord(
+                            TransitionKind.CREATE,
+                            "op-5",
+                            Optional.empty(),
+                            Optional.of(Instant.EPOCH),
+                            OperationOutcome.ERROR,
+                            "x"));
         }
         try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + state);
                 Statement st = db.createStatement();

@@ -1,0 +1,50 @@
+// The machine table: one page of /api/v1/machines, filtered, sorted and paged on the server.
+
+import { $, attentionBadge, el, emptyRow, stateBadge, td } from './dom.js';
+import { count, since } from './format.js';
+import { view } from './view.js';
+
+/** The host cell: node/VMID, a link to the VM in the Proxmox web UI when the backend has one. */
+export function hostCell(m) {
+  if (!m.host) return document.createTextNode('–');
+  if (!m.proxmox_url) return document.createTextNode(m.host);
+  const a = el('a', 'vm-link', m.host);
+  a.href = m.proxmox_url;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
+  a.title = 'open VM ' + m.host + ' in the Proxmox web UI';
+  return a;
+}
+
+export function renderMachines(page, open) {
+  const body = $('machines-table').tBodies[0];
+  body.replaceChildren();
+  page.items.forEach((m) => {
+    const tr = el('tr');
+    tr.dataset.id = m.id;
+    tr.dataset.state = m.state;
+    tr.appendChild(td(open(m.id), 'mono'));
+    const st = td(stateBadge(m.state));
+    if (m.needs_attention) st.appendChild(attentionBadge());
+    tr.appendChild(st);
+    tr.appendChild(td(m.zone));
+    tr.appendChild(td(m.instance_type));
+    tr.appendChild(td(hostCell(m), 'mono'));
+    tr.appendChild(td(m.cluster || '–'));
+    tr.appendChild(td(m.price_per_hour.toFixed(4), 'num'));
+    tr.appendChild(td(m.density === null ? '–' : m.density, 'num'));
+    tr.appendChild(td(m.state_since ? since(m.state_since, '') : '–', 'num in-state'));
+    tr.appendChild(td(m.last_error || '', 'err'));
+    body.appendChild(tr);
+  });
+  if (page.items.length === 0) body.appendChild(emptyRow(10, 'no machine matches'));
+  const last = page.offset + page.items.length;
+  $('page-info').textContent = page.total === 0 ? '0 machines'
+    : count(page.offset + 1) + '–' + count(last) + ' of ' + count(page.total);
+  $('page-prev').disabled = page.offset === 0;
+  $('page-next').disabled = last >= page.total;
+  document.querySelectorAll('#machines-table th[data-sort]').forEach((th) => {
+    th.classList.toggle('sorted-asc', th.dataset.sort === view.sort && view.order === 'asc');
+    th.classList.toggle('sorted-desc', th.dataset.sort === view.sort && view.order === 'desc');
+  });
+}
