@@ -1,10 +1,7 @@
 package dev.bigfleet.proxmox.store.sqlite;
 
+import dev.bigfleet.proxmox.engine.store.SchemaScript;
 import dev.bigfleet.proxmox.engine.store.StoreException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -12,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
@@ -126,22 +122,7 @@ final class StateSchema {
                 .orElseThrow(() -> new IllegalStateException("schema.sql creates no table " + table));
     }
 
-    /** The statements of {@code schema.sql}, without its comment lines. */
     private static List<String> statements() {
-        String sql;
-        try (InputStream in = StateSchema.class.getResourceAsStream("schema.sql")) {
-            if (in == null) {
-                throw new IllegalStateException("schema.sql is missing from the store's jar");
-            }
-            sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        String withoutComments =
-                String.join("\n", sql.lines().filter(l -> !l.startsWith("--")).toList());
-        return Arrays.stream(withoutComments.split("\n;\n?"))
-                .map(String::trim)
-                .filter(s -> !s.isEmpty())
-                .toList();
+        return SchemaScript.statements(StateSchema.class, "schema.sql");
     }
 }
