@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -148,7 +149,12 @@ final class AcknowledgedChanges {
             }
         }
         if (!seen.equals(ids)) {
-            violations.add(when + ": inventory changed: " + seen.size() + " machines instead of " + ids.size());
+            Set<String> missing = new TreeSet<>(ids);
+            missing.removeAll(seen);
+            Set<String> extra = new TreeSet<>(seen);
+            extra.removeAll(ids);
+            violations.add(when + ": inventory changed: " + seen.size() + " machines instead of " + ids.size()
+                    + "; missing " + missing + ", new " + extra);
         }
         for (Machine m : all) {
             Knowledge k = known.get(m.getId());

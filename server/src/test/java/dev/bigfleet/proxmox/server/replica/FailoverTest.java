@@ -103,6 +103,10 @@ class FailoverTest {
                 failovers.add((System.nanoTime() - killed) / 1e9);
                 pauseCallers();
                 changes.verify(stubs[1 - leader], inventory, "after kill " + cycle);
+                if (!changes.violations.isEmpty()) {
+                    // what the replica that took over said about it
+                    replicas.log(1 - leader).forEach(System.err::println);
+                }
                 assertThat(changes.violations).as("violations").isEmpty();
                 replicas.start(leader); // back as a standby
                 paused.set(false);
