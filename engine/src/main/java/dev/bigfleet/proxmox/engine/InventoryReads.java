@@ -3,8 +3,6 @@ package dev.bigfleet.proxmox.engine;
 import dev.bigfleet.proxmox.api.Machine;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -46,27 +44,38 @@ final class InventoryReads {
     }
 
     ListResult list(ListQuery query) {
-        long upTo = table.index().current();
         OptionalLong since =
                 query.sinceRevision() == null ? OptionalLong.empty() : cursors.decode(query.sinceRevision());
-        NavigableMap<Long, MachineEntry> changed = table.index().changedBetween(since.orElse(0), upTo);
-        List<Machine> page = new ArrayList<>();
-        long lastReturned = 0;
-        boolean more = false;
-        for (Map.Entry<Long, MachineEntry> e : changed.entrySet()) {
-            Machine m = e.getValue().snapshot();
-            if (!query.states().isEmpty() && !query.states().contains(m.state())) {
-                continue;
-            }
-            if (query.maxResults() > 0 && page.size() == query.maxResults()) {
-                more = true;
-                break;
-            }
-            page.add(m);
-            lastReturned = e.getKey();
-        }
+        Page page = new Page(query);
+        long upTo = table.index().visitSince(since.orElse(0), page::offer);
         // a capped page continues right after its last machine; otherwise the caller is up to date
-        long reached = more ? lastReturned : upTo;
-        return new ListResult(page, cursors.encode(reached));
+        long reached = page.full ? page.lastRevision : upTo;
+        return new ListResult(page.machines, cursors.encode(reached));
+    }
+
+    /** One List page as the index hands it machines, oldest change first. */
+    private static final class Page {
+        private final ListQuery query;
+        final List<Machine> machines = new ArrayList<>();
+        long lastRevision;
+        boolean full;
+
+        Page(ListQuery query) {
+            this.query = query;
+        }
+
+        /** Takes {@code m} if it matches; false once the page is full and another would follow. */
+        boolean offer(long revision, Machine m) {
+            if (!query.states().isEmpty() && !query.states().contains(m.state())) {
+                return true;
+            }
+            if (query.maxResults() > 0 && machines.size() == query.maxResults()) {
+                full = true;
+                return false;
+            }
+            machines.add(m);
+            lastRevision = revision;
+            return true;
+        }
     }
 }

@@ -3,9 +3,12 @@ package dev.bigfleet.proxmox.engine;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
-import java.util.NavigableMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiPredicate;
 import java.util.function.LongFunction;
 
 /**
@@ -18,6 +21,13 @@ final class RevisionIndex {
     private final ConcurrentSkipListMap<Long, MachineEntry> byRevision = new ConcurrentSkipListMap<>();
     private final StateStore store;
     private final Object stampLock = new Object();
+    /**
+     * Held to read while a List walks the index, and to write while a change moves an entry to its
+     * new revision: otherwise a walk could pass the new place before the move and the old one after
+     * it, and leave out a machine that existed all along.
+     */
+    private final ReadWriteLock moves = new ReentrantReadWriteLock();
+
     private long next;
     /** Every revision up to this one is durable and in the index; readers never look beyond it. */
     private volatile long published;
@@ -49,23 +59,36 @@ final class RevisionIndex {
 
     /** Runs on the store's writer (or inline for a memory store), in revision order. */
     private void publish(MachineEntry entry, Machine next, long revision) {
-        long previous = entry.revision();
-        if (previous != 0) {
-            byRevision.remove(previous, entry);
+        move(entry, next, revision);
+    }
+
+    /**
+     * Puts {@code entry} at {@code revision} with its new snapshot and lets readers see that far, where
+     * no walk sees it half moved.
+     */
+    private void move(MachineEntry entry, Machine machine, long revision) {
+        moves.writeLock().lock();
+        try {
+            long previous = entry.revision();
+            if (previous != 0) {
+                byRevision.remove(previous, entry);
+            }
+            entry.publish(machine, revision);
+            byRevision.put(revision, entry);
+            if (revision > published) {
+                published = revision;
+            }
+        } finally {
+            moves.writeLock().unlock();
         }
-        entry.publish(next, revision);
-        byRevision.put(revision, entry);
-        published = revision;
     }
 
     /** Puts a machine loaded from the store back at its stored revision. */
     void restore(MachineEntry entry, Machine machine, long revision) {
         synchronized (stampLock) {
-            entry.publish(machine, revision);
-            byRevision.put(revision, entry);
+            move(entry, machine, revision);
             if (revision > next) {
                 next = revision;
-                published = revision;
             }
         }
     }
@@ -76,17 +99,9 @@ final class RevisionIndex {
      */
     void follow(MachineEntry entry, Machine machine, long revision) {
         synchronized (stampLock) {
-            long previous = entry.revision();
-            if (previous != 0) {
-                byRevision.remove(previous, entry);
-            }
-            entry.publish(machine, revision);
-            byRevision.put(revision, entry);
+            move(entry, machine, revision);
             if (revision > next) {
                 next = revision;
-            }
-            if (revision > published) {
-                published = revision;
             }
         }
     }
@@ -102,18 +117,39 @@ final class RevisionIndex {
     }
 
     void remove(MachineEntry entry) {
-        byRevision.remove(entry.revision(), entry);
+        moves.writeLock().lock();
+        try {
+            byRevision.remove(entry.revision(), entry);
+        } finally {
+            moves.writeLock().unlock();
+        }
     }
 
     long current() {
         return published;
     }
 
-    /** Entries changed after {@code since} up to {@code upTo}, oldest change first. */
-    NavigableMap<Long, MachineEntry> changedBetween(long since, long upTo) {
-        if (since >= upTo) {
-            return new ConcurrentSkipListMap<>();
+    /**
+     * Hands {@code visitor} each machine changed after {@code since} up to what is published now,
+     * oldest change first, with its revision, until it returns false; no change moves an entry
+     * meanwhile. Returns the revision it read up to.
+     */
+    long visitSince(long since, BiPredicate<Long, Machine> visitor) {
+        moves.readLock().lock();
+        try {
+            long upTo = published;
+            if (since >= upTo) {
+                return upTo;
+            }
+            for (Map.Entry<Long, MachineEntry> e :
+                    byRevision.subMap(since, false, upTo, true).entrySet()) {
+                if (!visitor.test(e.getKey(), e.getValue().snapshot())) {
+                    return upTo;
+                }
+            }
+            return upTo;
+        } finally {
+            moves.readLock().unlock();
         }
-        return byRevision.subMap(since, false, upTo, true);
     }
 }
