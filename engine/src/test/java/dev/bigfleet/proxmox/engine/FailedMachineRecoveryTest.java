@@ -128,7 +128,9 @@ class FailedMachineRecoveryTest {
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     engine.cleanUpFailedMachines();
-                    return engine.failedNeedingAttention() == 1;
+                    // the failure record is marked before the machine's new last_error is published
+                    return engine.failedNeedingAttention() == 1
+                            && engine.get(id).orElseThrow().lastError().contains("cleanup attempt 1 failed");
                 });
         Machine stillFailed = engine.get(id).orElseThrow();
         assertThat(stillFailed.state()).isEqualTo(MachineState.FAILED);
