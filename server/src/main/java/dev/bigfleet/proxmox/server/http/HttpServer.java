@@ -4,6 +4,7 @@ import dev.bigfleet.proxmox.server.config.ListenAddress;
 import java.io.IOException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -13,8 +14,15 @@ import org.glassfish.jersey.servlet.ServletContainer;
 
 /**
  * Jetty serving the Jersey resources (probes, metrics, the admin page and its API) on --metrics-addr.
- * No response names the server software: no {@code Server} header, and Jetty's own error pages (for
- * requests it refuses before Jersey sees them) carry no "powered by" line.
+ *
+ * <p>A path segment may hold an encoded slash ({@code %2F}), as HTTP client libraries encode a
+ * machine id in {@code /api/v1/machines/{id}}: Jetty's URI compliance lets that one ambiguity
+ * through, and its servlet layer passes such a URI on, so Jersey routes on the encoded path and
+ * decodes the id. Every other ambiguous URI ({@code %2e%2e} segments, path parameters, empty
+ * segments) is still refused.
+ *
+ * <p>No response names the server software: no {@code Server} header, and {@link ErrorPages} answers
+ * for Jetty when it refuses a request before Jersey sees it.
  */
 public final class HttpServer {
     private final Server jetty;
@@ -25,6 +33,8 @@ public final class HttpServer {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
+        http.setUriCompliance(
+                UriCompliance.DEFAULT.with("DEFAULT+%2F", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
         connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
         connector.setHost(address.host().isEmpty() ? null : address.host());
         connector.setPort(address.port());
@@ -32,8 +42,10 @@ public final class HttpServer {
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
+        context.getServletHandler().setDecodeAmbiguousURIs(true);
         context.addServlet(new ServletHolder(new ServletContainer(resources)), "/*");
         jetty.setHandler(context);
+        jetty.setErrorHandler(new ErrorPages());
         jetty.setStopTimeout(5_000);
     }
 
