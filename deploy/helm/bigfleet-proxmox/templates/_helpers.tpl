@@ -40,6 +40,7 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "bigfleet-proxmox.configDir" -}}/etc/bigfleet-proxmox/config{{- end }}
 {{- define "bigfleet-proxmox.secretsDir" -}}/etc/bigfleet-proxmox/secrets{{- end }}
 {{- define "bigfleet-proxmox.tlsDir" -}}/etc/bigfleet-proxmox/tls{{- end }}
+{{- define "bigfleet-proxmox.httpTlsDir" -}}/etc/bigfleet-proxmox/http-tls{{- end }}
 {{- define "bigfleet-proxmox.stateDir" -}}/var/lib/bigfleet-proxmox{{- end }}
 
 {{/*
@@ -86,6 +87,11 @@ The token and CA of the proxmox section, then backendSecretFiles, then secretFil
 {{- toJson $options }}
 {{- end }}
 
+{{/* The scheme of the HTTP port: HTTPS with http.tls. */}}
+{{- define "bigfleet-proxmox.httpScheme" -}}
+{{- if .Values.http.tls.secretName }}HTTPS{{ else }}HTTP{{ end }}
+{{- end }}
+
 {{/* A flag's value as text: YAML numbers reach templates as floats, and 100000 must not become 1e+05. */}}
 {{- define "bigfleet-proxmox.flagValue" -}}
 {{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) }}{{ int64 . }}{{ else }}{{ . }}{{ end }}
@@ -118,6 +124,13 @@ The token and CA of the proxmox section, then backendSecretFiles, then secretFil
 - --tls-key={{ include "bigfleet-proxmox.tlsDir" . }}/tls.key
 {{- if .Values.grpc.tls.clientCA }}
 - --tls-ca={{ include "bigfleet-proxmox.tlsDir" . }}/ca.crt
+{{- end }}
+{{- end }}
+{{- if .Values.http.tls.secretName }}
+- --metrics-tls-cert={{ include "bigfleet-proxmox.httpTlsDir" . }}/tls.crt
+- --metrics-tls-key={{ include "bigfleet-proxmox.httpTlsDir" . }}/tls.key
+{{- if .Values.http.tls.clientCA }}
+- --metrics-tls-ca={{ include "bigfleet-proxmox.httpTlsDir" . }}/ca.crt
 {{- end }}
 {{- end }}
 {{- range (include "bigfleet-proxmox.secretFiles" . | fromJsonArray) }}

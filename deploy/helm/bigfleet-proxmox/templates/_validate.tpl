@@ -20,6 +20,9 @@ run a broken provider (two pods on one SQLite file, replicas with nothing to sha
 {{- if and (eq .Values.strategy.type "RollingUpdate") .Values.state.enabled }}
 {{- fail "strategy.type RollingUpdate needs state.enabled: false: the new pod would mount the state volume while the old one still runs on it" }}
 {{- end }}
+{{- if and .Values.http.tls.clientCA (not .Values.http.tls.secretName) }}
+{{- fail "http.tls.clientCA needs http.tls.secretName: the client CA comes from that Secret's ca.crt" }}
+{{- end }}
 {{- range .Values.extraSecretMounts }}
 {{- if not (and .secretName .mountPath) }}
 {{- fail (printf "extraSecretMounts: each entry needs secretName and mountPath, got %s" (toJson .)) }}

@@ -183,6 +183,7 @@ public final class ProviderRuntime {
                         "metrics_addr",
                         http.map(h -> httpConfig.address().get().host() + ":" + h.port())
                                 .orElse("off"))
+                .addKeyValue("metrics_security", httpConfig.security())
                 .addKeyValue("reconcile_interval", GoDuration.format(runtime.reconcileInterval()))
                 .addKeyValue("role", replica.isPresent() ? "standby" : "leader")
                 .log("serving CapacityProvider");

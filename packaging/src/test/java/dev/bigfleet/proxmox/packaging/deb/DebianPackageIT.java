@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.bigfleet.proxmox.packaging.Commands;
 import dev.bigfleet.proxmox.packaging.Tools;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,9 +15,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,14 +31,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Debian package the build wrote, as an administrator uses it: lintian finds no error,
- * {@code dpkg -i} installs it (its system user, state directory and token file), systemd accepts
- * its unit, the installed command serves on the fake backend as that user, and {@code dpkg -r}
- * removes it and leaves the state. Needs root and Debian's tools; runs after {@code package}.
+ * {@code dpkg -i} installs it (its system user, state directory, token file and TLS directory),
+ * systemd accepts its unit, the installed command serves HTTPS on the fake backend as that user
+ * with TLS files laid out as systemd hands them over (the readiness probe answering without a
+ * client certificate, /metrics refusing), and {@code dpkg -r} removes it and leaves the state. Needs root and Debian's tools; runs after {@code package}.
  */
 class DebianPackageIT {
     private static final Path STATE_DIR = Path.of("/var/lib/bigfleet-proxmox");
     private static final Path COMMAND = Path.of("/usr/bin/bigfleet-proxmox");
     private static final Path UNIT = Path.of("/lib/systemd/system/bigfleet-proxmox.service");
+    private static final Path TLS_DIR = Path.of("/etc/bigfleet-proxmox/tls");
+    private static final String CREDENTIALS = "/run/credentials/bigfleet-proxmox.service/";
 
     @TempDir
     Path dir;
@@ -86,8 +96,20 @@ class DebianPackageIT {
                 .doesNotContain("bigfleet-proxmox.service");
         assertThat(Files.readString(UNIT))
                 .contains("User=bigfleet-proxmox", "StateDirectory=bigfleet-proxmox", "ProtectSystem=strict")
-                .contains("NoNewPrivileges=yes", "LoadCredential=proxmox-token:/etc/bigfleet-proxmox/proxmox-token");
+                .contains("NoNewPrivileges=yes", "LoadCredential=proxmox-token:/etc/bigfleet-proxmox/proxmox-token")
+                .contains("LoadCredential=tls:" + TLS_DIR);
+        assertThat(TLS_DIR).isDirectory();
+        assertThat(Files.getOwner(TLS_DIR).getName()).isEqualTo("root");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(TLS_DIR)))
+                .isEqualTo("rwx------");
+        assertThat(Files.readString(Path.of("/etc/default/bigfleet-proxmox")))
+                .contains("--metrics-tls-cert=" + CREDENTIALS + "tls_http.crt")
+                .contains("--metrics-tls-key=" + CREDENTIALS + "tls_http.key")
+                .contains("--metrics-tls-ca=" + CREDENTIALS + "tls_clients-ca.crt");
 
+        // the TLS files as systemd hands them over from /etc/bigfleet-proxmox/tls/: the service
+        // user's own, readable by it alone, under the names the default file shows
+        Path credentials = serviceUsersCredentials();
         int grpcPort = freePort();
         int httpPort = freePort();
         Path log = dir.resolve("provider.log");
@@ -103,12 +125,19 @@ class DebianPackageIT {
                         "--seed-count=4",
                         "--addr=127.0.0.1:" + grpcPort,
                         "--metrics-addr=127.0.0.1:" + httpPort,
+                        "--metrics-tls-cert=" + credentials.resolve("tls_http.crt"),
+                        "--metrics-tls-key=" + credentials.resolve("tls_http.key"),
+                        "--metrics-tls-ca=" + credentials.resolve("tls_clients-ca.crt"),
                         "--state=" + STATE_DIR.resolve("state.db"))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
         try {
-            HttpClient http = HttpClient.newHttpClient();
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(trusting(credentials.resolve("tls_clients-ca.crt")))
+                    .build();
+            String base = "https://127.0.0.1:" + httpPort;
+            // /readyz answers a client without a certificate, as kubelet's probes are
             await().atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> {
@@ -116,15 +145,14 @@ class DebianPackageIT {
                                 .as("provider running; its log:\n%s", Files.readString(log))
                                 .isTrue();
                         try {
-                            HttpResponse<String> ready = http.send(
-                                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString());
-                            return ready.statusCode() == 200;
+                            return get(https, base + "/readyz").statusCode() == 200;
                         } catch (IOException notYet) {
                             return false;
                         }
                     });
+            assertThat(get(https, base + "/metrics").statusCode())
+                    .as("/metrics without a client certificate")
+                    .isEqualTo(403);
         } finally {
             provider.destroy();
             if (!provider.waitFor(60, TimeUnit.SECONDS)) {
@@ -142,6 +170,98 @@ class DebianPackageIT {
         assertThat(COMMAND).doesNotExist();
         assertThat(UNIT).doesNotExist();
         assertThat(state).as("the state outlives the package").isNotEmptyFile();
+    }
+
+    private static HttpResponse<String> get(HttpClient client, String url) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A throwaway CA and a server certificate for 127.0.0.1 signed by it (openssl), laid out as
+     * systemd's credentials: owned by the service user, readable by it alone.
+     */
+    private Path serviceUsersCredentials() throws IOException {
+        // the service user may pass through the test's directory, not read it
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+        Path credentials = Files.createDirectory(dir.resolve("credentials"));
+        Files.writeString(credentials.resolve("san.ext"), "subjectAltName=IP:127.0.0.1\n");
+        List<List<String>> steps = List.of(
+                List.of(
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:P-256",
+                        "-nodes",
+                        "-keyout",
+                        "ca.key",
+                        "-out",
+                        "tls_clients-ca.crt",
+                        "-days",
+                        "2",
+                        "-subj",
+                        "/CN=test-ca"),
+                List.of(
+                        "openssl",
+                        "req",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:P-256",
+                        "-nodes",
+                        "-keyout",
+                        "tls_http.key",
+                        "-out",
+                        "http.csr",
+                        "-subj",
+                        "/CN=provider"),
+                List.of(
+                        "openssl",
+                        "x509",
+                        "-req",
+                        "-in",
+                        "http.csr",
+                        "-CA",
+                        "tls_clients-ca.crt",
+                        "-CAkey",
+                        "ca.key",
+                        "-CAcreateserial",
+                        "-out",
+                        "tls_http.crt",
+                        "-days",
+                        "2",
+                        "-extfile",
+                        "san.ext"));
+        for (List<String> step : steps) {
+            Commands.run(step, credentials).ok();
+        }
+        for (String name : List.of("tls_http.crt", "tls_http.key", "tls_clients-ca.crt")) {
+            Path file = credentials.resolve(name);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--------"));
+            Commands.run(List.of("chown", "bigfleet-proxmox:bigfleet-proxmox", file.toString()))
+                    .ok();
+        }
+        Commands.run(List.of("chown", "bigfleet-proxmox:bigfleet-proxmox", credentials.toString()))
+                .ok();
+        Files.setPosixFilePermissions(credentials, PosixFilePermissions.fromString("r-x------"));
+        return credentials;
+    }
+
+    /** A client context whose only trust anchor is the PEM certificate {@code ca}. */
+    private static SSLContext trusting(Path ca) throws IOException, GeneralSecurityException {
+        KeyStore anchors = KeyStore.getInstance(KeyStore.getDefaultType());
+        anchors.load(null, null);
+        try (InputStream in = Files.newInputStream(ca)) {
+            anchors.setCertificateEntry(
+                    "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(anchors);
+        SSLContext context = SSLContext.getInstance("TLSv1.3");
+        context.init(null, trust.getTrustManagers(), null);
+        return context;
     }
 
     private static int freePort() throws IOException {

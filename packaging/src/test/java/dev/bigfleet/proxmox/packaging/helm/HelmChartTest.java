@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.packaging.helm;
 import static dev.bigfleet.proxmox.packaging.helm.KubernetesObjects.all;
 import static dev.bigfleet.proxmox.packaging.helm.KubernetesObjects.only;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -92,6 +93,8 @@ class HelmChartTest {
         assertThat(provider.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
         assertThat(provider.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
         assertThat(provider.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(List.of(provider.getReadinessProbe(), provider.getLivenessProbe(), provider.getStartupProbe()))
+                .allSatisfy(probe -> assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP"));
         assertThat(provider.getResources().getLimits()).containsKey("memory");
         assertThat(provider.getEnv()).isNullOrEmpty();
         assertThat(provider.getArgs())
@@ -150,6 +153,9 @@ class HelmChartTest {
                         "--tls-cert=/etc/bigfleet-proxmox/tls/tls.crt",
                         "--tls-key=/etc/bigfleet-proxmox/tls/tls.key",
                         "--tls-ca=/etc/bigfleet-proxmox/tls/ca.crt",
+                        "--metrics-tls-cert=/etc/bigfleet-proxmox/http-tls/tls.crt",
+                        "--metrics-tls-key=/etc/bigfleet-proxmox/http-tls/tls.key",
+                        "--metrics-tls-ca=/etc/bigfleet-proxmox/http-tls/ca.crt",
                         "--state-password-file=" + secrets + "flag-state-password-file/password",
                         "--admin-ui=true",
                         "--backend-opt=bootstrap-path=/run/join",
@@ -184,6 +190,7 @@ class HelmChartTest {
                 .containsEntry(secrets + "option-ssh-key-file", "option-ssh-key-file")
                 .containsEntry(secrets + "flag-state-password-file", "flag-state-password-file")
                 .containsEntry("/etc/bigfleet-proxmox/tls", "grpc-tls")
+                .containsEntry("/etc/bigfleet-proxmox/http-tls", "http-tls")
                 .containsEntry("/etc/bigfleet/extra-ca", "extra-secret-0");
         assertThat(provider.getVolumeMounts())
                 .filteredOn(m -> m.getMountPath().startsWith("/etc/"))
@@ -195,6 +202,17 @@ class HelmChartTest {
         assertThat(volumes.get("grpc-tls").getSecret().getItems())
                 .extracting(i -> i.getKey())
                 .containsExactly("tls.crt", "tls.key", "ca.crt");
+        assertThat(volumes.get("http-tls").getSecret().getSecretName()).isEqualTo("provider-http-tls");
+        assertThat(volumes.get("http-tls").getSecret().getItems())
+                .extracting(i -> i.getKey())
+                .containsExactly("tls.crt", "tls.key", "ca.crt");
+        // HTTPS on the HTTP port: the probes follow (kubelet presents no client certificate, and
+        // the provider lets /healthz and /readyz answer without one)
+        assertThat(List.of(provider.getReadinessProbe(), provider.getLivenessProbe(), provider.getStartupProbe()))
+                .allSatisfy(probe -> {
+                    assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTPS");
+                    assertThat(probe.getHttpGet().getPath()).isIn("/healthz", "/readyz");
+                });
         assertThat(volumes.values())
                 .filteredOn(v -> v.getSecret() != null)
                 .allSatisfy(v -> assertThat(v.getSecret().getDefaultMode()).isEqualTo(0440));
@@ -222,6 +240,11 @@ class HelmChartTest {
 
         ServiceMonitor monitor = only(objects, ServiceMonitor.class);
         assertThat(monitor.getSpec().getEndpoints().get(0).getPort()).isEqualTo("http");
+        assertThat(monitor.getSpec().getEndpoints().get(0).getScheme()).isEqualTo("https");
+        var scrapeTls = monitor.getSpec().getEndpoints().get(0).getTlsConfig();
+        assertThat(scrapeTls.getServerName()).isEqualTo("pve-east.capacity.svc");
+        assertThat(scrapeTls.getCa().getSecret().getName()).isEqualTo("provider-http-tls");
+        assertThat(scrapeTls.getKeySecret().getName()).isEqualTo("prometheus-scrape");
         assertThat(monitor.getSpec().getEndpoints().get(0).getRelabelings()).anySatisfy(r -> {
             assertThat(r.getTargetLabel()).isEqualTo("job");
             assertThat(r.getReplacement()).isEqualTo("bigfleet-proxmox");
@@ -285,6 +308,36 @@ class HelmChartTest {
                         .getPersistentVolumeClaim()
                         .getClaimName())
                 .isEqualTo("kept-state");
+    }
+
+    @Test
+    void httpsWithoutAClientCaAndAClientCaWithoutItsSecret() throws IOException {
+        Path values = dir.resolve("https.yaml");
+        Files.writeString(values, "http: {tls: {secretName: web-tls}}\nmetrics: {serviceMonitor: {enabled: true}}\n");
+        List<HasMetadata> objects = render(values);
+        Container provider = only(objects, Deployment.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        assertThat(provider.getArgs())
+                .contains(
+                        "--metrics-tls-cert=/etc/bigfleet-proxmox/http-tls/tls.crt",
+                        "--metrics-tls-key=/etc/bigfleet-proxmox/http-tls/tls.key")
+                .noneMatch(a -> a.startsWith("--metrics-tls-ca"));
+        assertThat(provider.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
+        var endpoint =
+                only(objects, ServiceMonitor.class).getSpec().getEndpoints().get(0);
+        assertThat(endpoint.getScheme()).isEqualTo("https");
+        assertThat(endpoint.getTlsConfig()).isNull();
+
+        Files.writeString(values, "http: {tls: {clientCA: true}}\n");
+        assertThatThrownBy(() -> render(values))
+                .satisfies(e -> assertThat(e.getMessage().lines())
+                        .anyMatch(l -> l.startsWith("execution error at (")
+                                && l.endsWith("): http.tls.clientCA needs http.tls.secretName: the client CA comes"
+                                        + " from that Secret's ca.crt")));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.admin;
 
 import dev.bigfleet.proxmox.engine.store.StoreException;
+import dev.bigfleet.proxmox.server.http.ApiError;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.GET;
@@ -11,7 +12,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The admin page's JSON, under {@code /api/v1/}. Every endpoint is a GET over the engine's
@@ -60,32 +60,28 @@ public final class AdminApiResource {
         try {
             query = MachineQuery.parse(state, zone, instanceType, text, sort, order, offset, limit);
         } catch (IllegalArgumentException e) {
-            throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
-                    .type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("error", e.getMessage()))
-                    .build());
+            throw new BadRequestException(
+                    ApiError.of(Response.Status.BAD_REQUEST, e.getMessage()).toResponse());
         }
         return view.machines(query);
     }
 
-    /** One machine with its recent operations; its id holds slashes, so the path's rest is the id. */
+    /**
+     * One machine with its recent operations. Its id holds slashes, sent as they are or encoded
+     * ({@code %2F}, as a client library encodes a path segment): either way the path's rest is the id.
+     */
     @GET
     @Path("machines/{id: .+}")
     public Response machine(@PathParam("id") String id) {
         try {
             return machine.machine(id)
                     .map(detail -> Response.ok(detail).build())
-                    .orElseGet(() -> error(Response.Status.NOT_FOUND, "machine not found: " + id));
+                    .orElseGet(() -> ApiError.of(Response.Status.NOT_FOUND, "machine not found: " + id)
+                            .toResponse());
         } catch (StoreException e) {
-            return error(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+            return ApiError.of(Response.Status.SERVICE_UNAVAILABLE, e.getMessage())
+                    .toResponse();
         }
-    }
-
-    private static Response error(Response.Status status, String message) {
-        return Response.status(status)
-                .type(MediaType.APPLICATION_JSON)
-                .entity(Map.of("error", message))
-                .build();
     }
 
     @GET
@@ -114,10 +110,8 @@ public final class AdminApiResource {
             try {
                 n = Math.max(1, Math.min(MachineQuery.MAX_LIMIT, Integer.parseInt(limit.trim())));
             } catch (NumberFormatException e) {
-                throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
-                        .type(MediaType.APPLICATION_JSON)
-                        .entity(Map.of("error", "limit: not a whole number"))
-                        .build());
+                throw new BadRequestException(ApiError.of(Response.Status.BAD_REQUEST, "limit: not a whole number")
+                        .toResponse());
             }
         }
         return view.failures(n);

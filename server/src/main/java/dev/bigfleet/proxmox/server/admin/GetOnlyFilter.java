@@ -1,12 +1,11 @@
 package dev.bigfleet.proxmox.server.admin;
 
+import dev.bigfleet.proxmox.server.http.ApiError;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Map;
 
 /**
  * The admin surface is read-only: under {@code /api/} and {@code /admin/} any method but GET is
@@ -20,10 +19,10 @@ public final class GetOnlyFilter implements ContainerRequestFilter {
         boolean readOnly =
                 path.equals("api") || path.startsWith("api/") || path.equals("admin") || path.startsWith("admin/");
         if (readOnly && !"GET".equals(request.getMethod())) {
-            request.abortWith(Response.status(Response.Status.METHOD_NOT_ALLOWED)
+            request.abortWith(Response.fromResponse(
+                            ApiError.of(Response.Status.METHOD_NOT_ALLOWED, "read-only: only GET is allowed")
+                                    .toResponse())
                     .header(HttpHeaders.ALLOW, "GET")
-                    .type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("error", "read-only: only GET is allowed"))
                     .build());
         }
     }

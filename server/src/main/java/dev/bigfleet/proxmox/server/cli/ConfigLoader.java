@@ -13,7 +13,6 @@ import dev.bigfleet.proxmox.engine.TransitionTimeouts;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
 import dev.bigfleet.proxmox.server.config.CatalogFile;
 import dev.bigfleet.proxmox.server.config.GrpcConfig;
-import dev.bigfleet.proxmox.server.config.GrpcTls;
 import dev.bigfleet.proxmox.server.config.HttpConfig;
 import dev.bigfleet.proxmox.server.config.InventoryConfig;
 import dev.bigfleet.proxmox.server.config.ListenAddress;
@@ -21,6 +20,7 @@ import dev.bigfleet.proxmox.server.config.ObservabilitySettings;
 import dev.bigfleet.proxmox.server.config.OfferingsFile;
 import dev.bigfleet.proxmox.server.config.RuntimeConfig;
 import dev.bigfleet.proxmox.server.config.StateConfig;
+import dev.bigfleet.proxmox.server.config.TlsFiles;
 import dev.bigfleet.proxmox.server.plugin.LoadedBackend;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import dev.bigfleet.proxmox.spi.BackendOptions;
@@ -77,8 +77,8 @@ public final class ConfigLoader {
                     (f.offerings == null ? "" : "--offerings " + f.offerings + ": ") + e.getMessage());
         }
         StateConfig state = StateFlags.load(f);
-        GrpcConfig grpc = new GrpcConfig(f.addr, grpcTls(f), f.reflection);
-        HttpConfig http = new HttpConfig(f.metricsAddr.isBlank() ? Optional.empty() : Optional.of(metricsAddress(f)));
+        GrpcConfig grpc = new GrpcConfig(f.addr, tls(TlsFiles.Flags.GRPC, f.tlsCert, f.tlsKey, f.tlsCa), f.reflection);
+        HttpConfig http = httpConfig(f);
         return new ProviderConfigs(
                 observability(command),
                 backend,
@@ -187,21 +187,37 @@ public final class ConfigLoader {
         return offerings;
     }
 
-    private static Optional<GrpcTls> grpcTls(ProviderFlags f) throws ConfigException {
-        boolean cert = f.tlsCert != null;
-        boolean key = f.tlsKey != null;
-        boolean ca = f.tlsCa != null;
-        if (cert != key) {
-            throw new ConfigException("--tls-cert and --tls-key: both are required to enable TLS");
+    private static HttpConfig httpConfig(ProviderFlags f) throws ConfigException {
+        TlsFiles.Flags flags = TlsFiles.Flags.HTTP;
+        if (f.metricsAddr.isBlank()) {
+            String set = f.metricsTlsCert != null
+                    ? flags.certificate()
+                    : f.metricsTlsKey != null ? flags.privateKey() : f.metricsTlsCa != null ? flags.clientCa() : null;
+            if (set != null) {
+                throw new ConfigException(set + ": set while --metrics-addr is empty (no HTTP port to secure)");
+            }
+            return new HttpConfig(Optional.empty(), Optional.empty());
         }
-        if (ca && !cert) {
-            throw new ConfigException("--tls-ca: set without --tls-cert/--tls-key");
+        return new HttpConfig(
+                Optional.of(metricsAddress(f)), tls(flags, f.metricsTlsCert, f.metricsTlsKey, f.metricsTlsCa));
+    }
+
+    /** One listener's TLS flags: certificate and key both or neither, a client CA only with them. */
+    private static Optional<TlsFiles> tls(TlsFiles.Flags flags, Path cert, Path key, Path ca) throws ConfigException {
+        if ((cert != null) != (key != null)) {
+            throw new ConfigException(
+                    flags.certificate() + " and " + flags.privateKey() + ": both are required to enable TLS");
         }
-        if (!cert) {
+        if (ca != null && cert == null) {
+            throw new ConfigException(
+                    flags.clientCa() + ": set without " + flags.certificate() + "/" + flags.privateKey());
+        }
+        if (cert == null) {
             return Optional.empty();
         }
-        Optional<Path> caPath = ca ? Optional.of(readable("--tls-ca", f.tlsCa)) : Optional.empty();
-        return Optional.of(new GrpcTls(readable("--tls-cert", f.tlsCert), readable("--tls-key", f.tlsKey), caPath));
+        Optional<Path> caPath = ca == null ? Optional.empty() : Optional.of(readable(flags.clientCa(), ca));
+        return Optional.of(
+                new TlsFiles(readable(flags.certificate(), cert), readable(flags.privateKey(), key), caPath, flags));
     }
 
     private static Path readable(String flag, Path p) throws ConfigException {

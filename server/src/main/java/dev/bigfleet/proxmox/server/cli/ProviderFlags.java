@@ -156,6 +156,25 @@ public final class ProviderFlags {
     boolean adminUi = true;
 
     @Option(
+            names = "--metrics-tls-cert",
+            paramLabel = "FILE",
+            description = "HTTPS on --metrics-addr: server certificate (PEM).")
+    Path metricsTlsCert;
+
+    @Option(
+            names = "--metrics-tls-key",
+            paramLabel = "FILE",
+            description = "HTTPS on --metrics-addr: server private key (PEM, PKCS#8).")
+    Path metricsTlsKey;
+
+    @Option(
+            names = "--metrics-tls-ca",
+            paramLabel = "FILE",
+            description = "Client CA (PEM): every path on --metrics-addr but /healthz and /readyz needs a client"
+                    + " certificate it signed.")
+    Path metricsTlsCa;
+
+    @Option(
             names = "--log-format",
             paramLabel = "FORMAT",
             converter = FlagTypes.LogFormatConverter.class,

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** The gRPC listener: address, optional TLS (with a client CA: mTLS) and whether reflection is on. */
-public record GrpcConfig(ListenAddress address, Optional<GrpcTls> tls, boolean reflection) {
+public record GrpcConfig(ListenAddress address, Optional<TlsFiles> tls, boolean reflection) {
     public GrpcConfig {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(tls, "tls");

@@ -1,16 +1,16 @@
 package dev.bigfleet.proxmox.server.grpc;
 
 import dev.bigfleet.proxmox.server.config.GrpcConfig;
-import dev.bigfleet.proxmox.server.config.GrpcTls;
+import dev.bigfleet.proxmox.server.config.TlsFiles;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import dev.bigfleet.proxmox.server.startup.ErrorMessages;
+import dev.bigfleet.proxmox.server.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -57,18 +57,15 @@ public final class GrpcServerFactory {
         return builder.build();
     }
 
-    private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContext sslContext(GrpcTls tls) throws ConfigException {
+    private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContext sslContext(TlsFiles tls)
+            throws ConfigException {
         try {
-            SslContextBuilder ssl = GrpcSslContexts.configure(SslContextBuilder.forServer(
-                            tls.certificate().toFile(), tls.privateKey().toFile()))
-                    .protocols("TLSv1.3");
-            if (tls.clientCa().isPresent()) {
-                ssl.trustManager(tls.clientCa().get().toFile()).clientAuth(ClientAuth.REQUIRE);
-            }
-            return ssl.build();
+            return GrpcSslContexts.configure(ServerTls.builder(tls))
+                    .clientAuth(tls.clientCa().isPresent() ? ClientAuth.REQUIRE : ClientAuth.NONE)
+                    .build();
         } catch (SSLException | IllegalArgumentException e) {
-            throw new ConfigException(
-                    "--tls-cert/--tls-key/--tls-ca: cannot load the TLS material: " + ErrorMessages.rootCause(e));
+            throw new ConfigException(tls.flags().certificate() + "/"
+                    + tls.flags().privateKey() + ": cannot use the TLS material: " + ErrorMessages.rootCause(e));
         }
     }
 }

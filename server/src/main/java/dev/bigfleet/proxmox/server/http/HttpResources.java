@@ -21,7 +21,7 @@ public final class HttpResources {
                 // an error status is set, not sent: the servlet container's error page would name it
                 .property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true)
                 .register(ProbeResource.class)
-                .register(NotFoundMapper.class)
+                .register(ErrorMapper.class)
                 .register(new AbstractBinder() {
                     @Override
                     protected void configure() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.server.LiveProvider;
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -192,6 +193,33 @@ class AdminApiTest {
 
         HttpResponse<String> unknown = live.get("/api/v1/machines/proxmox/OnDemand/nope/x/000");
         assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(unknown.body()).get("error").asText())
+                .isEqualTo("machine not found: proxmox/OnDemand/nope/x/000");
+    }
+
+    /**
+     * A client library encodes a path segment, slashes included ({@code URLEncoder}, Python's
+     * {@code quote(id, safe="")}, Go's {@code url.PathEscape}): the id is found encoded, raw, or
+     * partly encoded, and an unknown encoded id is a JSON 404 naming it decoded.
+     */
+    @Test
+    void aMachineIdIsFoundPercentEncodedAsClientLibrariesSendIt() throws Exception {
+        String encoded = URLEncoder.encode(FAILED, StandardCharsets.UTF_8);
+        assertThat(encoded).isEqualTo("proxmox%2FOnDemand%2Fpve.large%2Fpve-a%2F001");
+        JsonNode byEncoded = get("/api/v1/machines/" + encoded);
+        assertThat(byEncoded.get("id").asText()).isEqualTo(FAILED);
+        assertThat(byEncoded.get("state").asText()).isEqualTo("FAILED");
+        assertThat(byEncoded.get("operations"))
+                .isEqualTo(get("/api/v1/machines/" + FAILED).get("operations"));
+        assertThat(get("/api/v1/machines/proxmox/OnDemand%2Fpve.large/pve-a%2f000")
+                        .get("id")
+                        .asText())
+                .isEqualTo(IDLE);
+
+        HttpResponse<String> unknown = live.get(
+                "/api/v1/machines/" + URLEncoder.encode("proxmox/OnDemand/nope/x/000", StandardCharsets.UTF_8));
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(JSON.readTree(unknown.body()).get("error").asText())
                 .isEqualTo("machine not found: proxmox/OnDemand/nope/x/000");
     }

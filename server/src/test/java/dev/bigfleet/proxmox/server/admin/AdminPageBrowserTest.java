@@ -38,6 +38,7 @@ class AdminPageBrowserTest {
     void start() throws Exception {
         live = LiveProvider.start("--seed-count", "16", "--fake-latency", "300ms", "--prices", "pve.xlarge=0.09");
         browser = new HeadlessChromium("Asia/Tokyo");
+        browser.recordCspViolations();
     }
 
     @AfterEach
@@ -110,6 +111,9 @@ class AdminPageBrowserTest {
                 .until(d -> browser.text("#stat-holding").equals("2"));
         browser.screenshot("admin-page.png");
         assertThat(browser.consoleErrors()).as("browser console errors").isEmpty();
+        assertThat(browser.cspViolations())
+                .as("Content-Security-Policy violations")
+                .isEmpty();
     }
 
     @Test
@@ -158,6 +162,7 @@ class AdminPageBrowserTest {
                 .as("the logo is a picture, not a control")
                 .isEqualTo(true);
         assertThat(browser.consoleErrors()).isEmpty();
+        assertThat(browser.cspViolations()).isEmpty();
     }
 
     @Test
@@ -218,6 +223,7 @@ class AdminPageBrowserTest {
                 .until(d -> browser.text("#page-info").equals("11–16 of 16"));
         assertThat(rows()).hasSize(6);
         assertThat(browser.consoleErrors()).isEmpty();
+        assertThat(browser.cspViolations()).isEmpty();
     }
 
     @Test

@@ -92,6 +92,30 @@ final class HeadlessChromium implements AutoCloseable {
         Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
     }
 
+    /**
+     * From now on every page records the Content-Security-Policy violations it reports (its
+     * {@code securitypolicyviolation} events), from before its own scripts run; {@link
+     * #cspViolations} reads them.
+     */
+    void recordCspViolations() {
+        driver.executeCdpCommand(
+                "Page.addScriptToEvaluateOnNewDocument",
+                Map.of(
+                        "source",
+                        "window.__cspViolations = [];"
+                                + " document.addEventListener('securitypolicyviolation', (e) =>"
+                                + " window.__cspViolations.push(e.effectiveDirective + ' ' + e.blockedURI));"));
+    }
+
+    /** The open page's CSP violations, each as "directive blocked-uri"; fails unless it records them. */
+    List<String> cspViolations() {
+        Object recorded = script("return window.__cspViolations === undefined ? null : window.__cspViolations.slice()");
+        if (!(recorded instanceof List<?> violations)) {
+            throw new IllegalStateException("the page records no CSP violations: recordCspViolations() before open()");
+        }
+        return violations.stream().map(String::valueOf).toList();
+    }
+
     /** Console errors the page logged since the last call. */
     List<LogEntry> consoleErrors() {
         return driver.manage().logs().get(LogType.BROWSER).getAll().stream()

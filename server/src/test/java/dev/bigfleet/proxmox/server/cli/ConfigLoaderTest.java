@@ -149,6 +149,29 @@ class ConfigLoaderTest {
                         List.of("--use-fake-backend", "--tls-cert", "/nonexistent/c", "--tls-key", "/nonexistent/k"),
                         "--tls-cert /nonexistent/c: not a readable file"),
                 Arguments.of(
+                        List.of("--use-fake-backend", "--metrics-tls-cert", "c.pem"),
+                        "--metrics-tls-cert and --metrics-tls-key: both are required"),
+                Arguments.of(
+                        List.of("--use-fake-backend", "--metrics-tls-key", "k.pem"),
+                        "--metrics-tls-cert and --metrics-tls-key: both are required"),
+                Arguments.of(
+                        List.of("--use-fake-backend", "--metrics-tls-ca", "ca.pem"),
+                        "--metrics-tls-ca: set without --metrics-tls-cert/--metrics-tls-key"),
+                Arguments.of(
+                        List.of(
+                                "--use-fake-backend",
+                                "--metrics-tls-cert",
+                                "/nonexistent/c",
+                                "--metrics-tls-key",
+                                "/nonexistent/k"),
+                        "--metrics-tls-cert /nonexistent/c: not a readable file"),
+                Arguments.of(
+                        List.of("--use-fake-backend", "--metrics-tls-cert", "/", "--metrics-tls-key", "/"),
+                        "--metrics-tls-cert /: not a readable file"),
+                Arguments.of(
+                        List.of("--use-fake-backend", "--metrics-addr", "", "--metrics-tls-ca", "/nonexistent/ca"),
+                        "--metrics-tls-ca: set while --metrics-addr is empty"),
+                Arguments.of(
                         List.of("--use-fake-backend", "--plugin-dir", "/nonexistent"),
                         "--plugin-dir /nonexistent: not a directory"),
                 Arguments.of(List.of("--use-fake-backend", "--provider", " "), "--provider"),

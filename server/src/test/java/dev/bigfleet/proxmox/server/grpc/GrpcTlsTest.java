@@ -110,7 +110,12 @@ class GrpcTlsTest {
         Files.writeString(garbage, "not a certificate");
         assertThatThrownBy(() -> start("--tls-cert", garbage.toString(), "--tls-key", certs.serverKey.toString()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("--tls-cert/--tls-key/--tls-ca: cannot load the TLS material")
+                .hasMessageStartingWith("--tls-cert " + garbage + ": no PEM certificate")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(
+                        () -> start("--tls-cert", certs.serverCert.toString(), "--tls-key", certs.clientKey.toString()))
+                .as("a key that is not the certificate's")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("--tls-cert/--tls-key: a TLS 1.3 handshake with them fails");
     }
 }

@@ -5,15 +5,15 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** A throwaway CA with a server certificate for 127.0.0.1 and a client certificate, made with openssl. */
-final class TestCertificates {
-    final Path caCert;
-    final Path serverCert;
-    final Path serverKey;
-    final Path clientCert;
-    final Path clientKey;
-    final Path otherCaCert;
-    final Path otherClientCert;
-    final Path otherClientKey;
+public final class TestCertificates {
+    public final Path caCert;
+    public final Path serverCert;
+    public final Path serverKey;
+    public final Path clientCert;
+    public final Path clientKey;
+    public final Path otherCaCert;
+    public final Path otherClientCert;
+    public final Path otherClientKey;
 
     private TestCertificates(Path dir) {
         caCert = dir.resolve("ca.pem");
@@ -26,7 +26,7 @@ final class TestCertificates {
         otherClientKey = dir.resolve("other-client.key");
     }
 
-    static TestCertificates create(Path dir) throws IOException, InterruptedException {
+    public static TestCertificates create(Path dir) throws IOException, InterruptedException {
         TestCertificates c = new TestCertificates(dir);
         c.ca("ca");
         c.ca("other-ca");
