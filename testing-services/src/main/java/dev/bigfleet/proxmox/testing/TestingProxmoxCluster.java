@@ -184,6 +184,12 @@ public final class TestingProxmoxCluster implements AutoCloseable {
             return this;
         }
 
+        /** Nodes of their own shapes (capacity, bridges). */
+        public Builder nodes(List<NodeSpec> specs) {
+            nodes.addAll(specs);
+            return this;
+        }
+
         /** A node of its own shape (capacity, bridges). */
         public Builder node(NodeSpec node) {
             nodes.add(node);

@@ -20,6 +20,7 @@ import dev.bigfleet.proxmox.engine.store.StoreFollower;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
+import dev.bigfleet.proxmox.testing.TestingPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -43,11 +44,11 @@ import org.junit.jupiter.api.Test;
 /** The PostgreSQL store against a real PostgreSQL server: durability, fencing, following and refusals. */
 class PostgresStateStoreTest {
     private static final Duration LEASE = Duration.ofSeconds(30);
-    private static TestPostgres postgres;
+    private static TestingPostgres postgres;
 
     @BeforeAll
     static void startPostgres() throws Exception {
-        postgres = TestPostgres.start();
+        postgres = TestingPostgres.start();
     }
 
     @AfterAll
@@ -56,7 +57,7 @@ class PostgresStateStoreTest {
     }
 
     private static PostgresStateStore open(String db) throws StoreException {
-        return PostgresStateStore.open(postgres.target(db, Duration.ofSeconds(5)));
+        return PostgresStateStore.open(PostgresTargets.of(postgres, db, Duration.ofSeconds(5)));
     }
 
     private static Machine machine(String id, MachineState state) {
@@ -305,7 +306,7 @@ class PostgresStateStoreTest {
     @Test
     void anUnreachableDatabaseOrAWrongPasswordStopsOpeningWithOneLineAndNoPassword() throws Exception {
         String db = postgres.createDatabase();
-        PostgresTarget right = postgres.target(db, Duration.ofSeconds(5));
+        PostgresTarget right = PostgresTargets.of(postgres, db, Duration.ofSeconds(5));
         PostgresTarget wrong = new PostgresTarget(
                 right.jdbcUrl(), right.user(), "not-the-password", right.description(), right.writeTimeout());
         assertThatThrownBy(() -> PostgresStateStore.open(wrong))

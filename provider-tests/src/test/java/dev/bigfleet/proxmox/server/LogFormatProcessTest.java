@@ -1,0 +1,61 @@
+package dev.bigfleet.proxmox.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bigfleet.proxmox.testing.Launch;
+import dev.bigfleet.proxmox.testing.ProviderProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code --log-format json} as an operator runs it: every stderr line of the process is one JSON object. */
+class LogFormatProcessTest {
+    @Test
+    void everyLineIsJsonAndTheStartupLineCarriesItsFields() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        try (ProviderProcess p = ProviderProcess.start(
+                Launch.OWN_JVM,
+                List.of(
+                        "--use-fake-backend",
+                        "--log-format",
+                        "json",
+                        "--addr",
+                        "127.0.0.1:0",
+                        "--metrics-addr",
+                        "127.0.0.1:0",
+                        "--fake-latency",
+                        "0s",
+                        "--seed-count",
+                        "4"))) {
+            JsonNode serving = null;
+            long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (serving == null && System.nanoTime() < end && p.process().isAlive()) {
+                for (String line : p.log()) {
+                    if (line.contains("serving CapacityProvider")) {
+                        serving = json.readTree(line);
+                    }
+                }
+                Thread.sleep(50);
+            }
+            assertThat(serving).as("startup line in %s", p.log()).isNotNull();
+            assertThat(serving.get("level").asText()).isEqualTo("INFO");
+            assertThat(serving.get("msg").asText()).isEqualTo("serving CapacityProvider");
+            assertThat(serving.get("proxmox_backend").asText()).isEqualTo("fake");
+            assertThat(serving.get("security").asText()).isEqualTo("insecure");
+            assertThat(serving.get("offerings").asInt()).isEqualTo(4);
+            assertThat(serving.get("addr").asText()).startsWith("127.0.0.1:");
+            assertThat(serving.get("metrics_addr").asText()).startsWith("127.0.0.1:");
+            List<String> lines = new ArrayList<>(p.log());
+            assertThat(lines).hasSizeGreaterThan(1);
+            for (String line : lines) {
+                JsonNode node = json.readTree(line);
+                assertThat(node.has("time") && node.has("level") && node.has("msg"))
+                        .as(line)
+                        .isTrue();
+            }
+        }
+    }
+}
