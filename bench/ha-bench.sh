@@ -5,9 +5,8 @@
 # server). Usage: bench/ha-bench.sh [measured-seconds [warm-up-seconds]]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -q -B -DskipTests package -pl server -am
+mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt -pl benchmarks -am
 ./bin/proxmox --version >/dev/null # records the class-data archive now, not during the first measured start
-mvn -q -B -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-cp="server/target/test-classes:server/target/classes:$(cat server/target/bench-classpath.txt)"
+cp="benchmarks/target/classes:$(cat benchmarks/target/bench-classpath.txt)"
 exec java -Xmx4g -Dbench.seconds="${1:-20}" -Dbench.warmup="${2:-40}" -cp "$cp" \
-  dev.bigfleet.proxmox.server.bench.HaBenchmark
+  dev.bigfleet.proxmox.benchmarks.HaBenchmark

@@ -4,8 +4,7 @@
 # engine-level figures. Usage: bench/state-bench.sh [measured-seconds [warm-up-seconds]]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mvn -q -B -DskipTests install
-mvn -q -B -pl server test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-cp="server/target/test-classes:server/target/classes:$(cat server/target/bench-classpath.txt)"
+mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt -pl benchmarks -am
+cp="benchmarks/target/classes:$(cat benchmarks/target/bench-classpath.txt)"
 exec java -Xmx4g -Dbench.seconds="${1:-20}" -Dbench.warmup="${2:-40}" -cp "$cp" \
-  dev.bigfleet.proxmox.server.bench.StateBenchmark
+  dev.bigfleet.proxmox.benchmarks.StateBenchmark

@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.server.bench;
+package dev.bigfleet.proxmox.benchmarks;
 
 import dev.bigfleet.proxmox.api.FenceToken;
 import dev.bigfleet.proxmox.api.Machine;

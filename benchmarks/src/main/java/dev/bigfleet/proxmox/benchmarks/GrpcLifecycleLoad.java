@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.server.bench;
+package dev.bigfleet.proxmox.benchmarks;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc.CapacityProviderStub;

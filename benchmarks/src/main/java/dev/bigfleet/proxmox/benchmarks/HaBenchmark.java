@@ -1,6 +1,7 @@
-package dev.bigfleet.proxmox.server.bench;
+package dev.bigfleet.proxmox.benchmarks;
 
-import dev.bigfleet.proxmox.store.postgresql.TestPostgres;
+import dev.bigfleet.proxmox.testing.TestingPostgres;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +31,7 @@ public final class HaBenchmark {
         Path dir = Files.createTempDirectory("ha-bench");
         Path log = dir.resolve("provider.log");
         System.out.printf("provider log: %s; %d s warm-up, %d s measured%n", log, warmup, seconds);
-        try (TestPostgres postgres = TestPostgres.start()) {
+        try (TestingPostgres postgres = TestingPostgres.start()) {
             for (int machines : new int[] {1_000, 100_000}) {
                 double sqlite = throughput(
                         log,
@@ -59,8 +60,9 @@ public final class HaBenchmark {
             throws Exception {
         List<String> flags = new ArrayList<>(List.of("--seed-count", Integer.toString(machines)));
         flags.addAll(List.of(state));
-        try (ProviderProcess provider = ProviderProcess.start(log, flags.toArray(String[]::new))) {
-            System.out.printf("  seeded %,d machines, ready after %.2f s%n", machines, provider.awaitReady());
+        try (TestingProvider provider = Providers.start(log, flags.toArray(String[]::new))) {
+            System.out.printf(
+                    "  seeded %,d machines, ready after %.2f s%n", machines, Providers.readySeconds(provider));
             return load(provider, warmup, seconds);
         }
     }
@@ -70,15 +72,16 @@ public final class HaBenchmark {
         List<String> flags = new ArrayList<>(List.of("--seed-count", Integer.toString(machines)));
         flags.addAll(List.of(state));
         String[] args = flags.toArray(String[]::new);
-        try (ProviderProcess leader = ProviderProcess.start(log, args)) {
+        try (TestingProvider leader = Providers.start(log, args)) {
             System.out.printf(
-                    "  PostgreSQL: seeded %,d machines, leading after %.2f s%n", machines, leader.awaitReady());
-            try (ProviderProcess standby = ProviderProcess.start(log, args)) {
+                    "  PostgreSQL: seeded %,d machines, leading after %.2f s%n",
+                    machines, Providers.readySeconds(leader));
+            try (TestingProvider standby = Providers.start(log, args)) {
                 awaitHealthy(standby);
                 List<Double> lags = new ArrayList<>();
                 AtomicBoolean sampling = new AtomicBoolean(true);
                 Thread sampler = new Thread(() -> sample(standby, lags, sampling), "lag-sampler");
-                GrpcLifecycleLoad load = new GrpcLifecycleLoad(leader.grpcPort);
+                GrpcLifecycleLoad load = new GrpcLifecycleLoad(leader.grpcPort());
                 load.start(CALLERS);
                 Thread.sleep(warmup * 1000L);
                 sampler.start();
@@ -98,8 +101,8 @@ public final class HaBenchmark {
         }
     }
 
-    private static double load(ProviderProcess provider, int warmup, int seconds) throws Exception {
-        GrpcLifecycleLoad load = new GrpcLifecycleLoad(provider.grpcPort);
+    private static double load(TestingProvider provider, int warmup, int seconds) throws Exception {
+        GrpcLifecycleLoad load = new GrpcLifecycleLoad(provider.grpcPort());
         load.start(CALLERS);
         Thread.sleep(warmup * 1000L);
         GrpcLifecycleLoad.Figures figures = load.measure(seconds);
@@ -107,7 +110,7 @@ public final class HaBenchmark {
         return figures.acknowledgedPerSecond();
     }
 
-    private static void awaitHealthy(ProviderProcess p) throws Exception {
+    private static void awaitHealthy(TestingProvider p) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < 3000; i++) {
             try {
@@ -124,7 +127,7 @@ public final class HaBenchmark {
         throw new IllegalStateException("the standby did not start");
     }
 
-    private static void sample(ProviderProcess standby, List<Double> lags, AtomicBoolean sampling) {
+    private static void sample(TestingProvider standby, List<Double> lags, AtomicBoolean sampling) {
         HttpClient http = HttpClient.newHttpClient();
         while (sampling.get()) {
             try {
@@ -145,8 +148,8 @@ public final class HaBenchmark {
         }
     }
 
-    private static HttpRequest get(ProviderProcess p, String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.httpPort + path))
+    private static HttpRequest get(TestingProvider p, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.httpPort() + path))
                 .build();
     }
 }

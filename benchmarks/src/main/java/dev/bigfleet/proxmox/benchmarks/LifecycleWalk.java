@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.server.bench;
+package dev.bigfleet.proxmox.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.server.bench;
+package dev.bigfleet.proxmox.benchmarks;
 
 import com.google.protobuf.ByteString;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
@@ -8,6 +8,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineList;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.nio.file.Files;
@@ -74,16 +75,17 @@ public final class StateBenchmark {
      */
     private static GrpcLifecycleLoad.Figures throughput(
             Path state, Path log, int machines, int warmup, int seconds, boolean crash) throws Exception {
-        try (ProviderProcess provider = ProviderProcess.start(log, flags(state, machines))) {
+        try (TestingProvider provider = Providers.start(log, flags(state, machines))) {
             System.out.printf(
-                    "first start, seeding %,d machines: ready after %.2f s%n", machines, provider.awaitReady());
-            GrpcLifecycleLoad load = new GrpcLifecycleLoad(provider.grpcPort);
+                    "first start, seeding %,d machines: ready after %.2f s%n",
+                    machines, Providers.readySeconds(provider));
+            GrpcLifecycleLoad load = new GrpcLifecycleLoad(provider.grpcPort());
             load.start(CALLERS);
             Thread.sleep(warmup * 1000L);
-            double cpu0 = provider.cpuSeconds();
+            double cpu0 = Providers.cpuSeconds(provider);
             long t0 = System.nanoTime();
             GrpcLifecycleLoad.Figures figures = load.measure(seconds);
-            double cores = (provider.cpuSeconds() - cpu0) / ((System.nanoTime() - t0) / 1e9);
+            double cores = (Providers.cpuSeconds(provider) - cpu0) / ((System.nanoTime() - t0) / 1e9);
             System.out.printf(
                     "  %,d machines: %,.0f acknowledged/s, provider using %.2f of 2 cores%n",
                     machines, figures.acknowledgedPerSecond(), cores);
@@ -106,15 +108,15 @@ public final class StateBenchmark {
                 sizeWithWal(state) / 1048576.0, journalRows(state));
         double[] ready = new double[RESTARTS];
         for (int i = 0; i < RESTARTS; i++) {
-            try (ProviderProcess provider = ProviderProcess.start(log, flags(state, 100_000))) {
-                ready[i] = provider.awaitReady();
+            try (TestingProvider provider = Providers.start(log, flags(state, 100_000))) {
+                ready[i] = Providers.readySeconds(provider);
                 provider.kill();
             }
         }
         Path empty = Files.createTempDirectory("empty-state").resolve("state.db");
         double emptyStart;
-        try (ProviderProcess provider = ProviderProcess.start(log, "--seed-count", "32", "--state", empty.toString())) {
-            emptyStart = provider.awaitReady();
+        try (TestingProvider provider = Providers.start(log, "--seed-count", "32", "--state", empty.toString())) {
+            emptyStart = Providers.readySeconds(provider);
         }
         Arrays.sort(ready);
         System.out.printf(
@@ -125,9 +127,9 @@ public final class StateBenchmark {
 
     /** Full List and a delta List of 100 changes on a fresh 100,000-machine state, client-observed over loopback. */
     private static void lists(Path state, Path log) throws Exception {
-        try (ProviderProcess provider = ProviderProcess.start(log, flags(state, 100_000))) {
-            provider.awaitReady();
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort)
+        try (TestingProvider provider = Providers.start(log, flags(state, 100_000))) {
+            Providers.readySeconds(provider);
+            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
                     .usePlaintext()
                     .maxInboundMessageSize(256 << 20)
                     .build();

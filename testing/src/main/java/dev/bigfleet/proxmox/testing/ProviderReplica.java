@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * comes back on the same ports, so its channel and URL stay valid).
  */
 public final class ProviderReplica implements AutoCloseable {
-    private static final Duration START = Duration.ofSeconds(90);
+    private static final Duration START = Duration.ofMinutes(5);
 
     private final Launch launch;
     private final List<String> args;

@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.server.proxmox;
+package dev.bigfleet.proxmox.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,8 +12,7 @@ import dev.bigfleet.proxmox.pvesim.PveSimulator;
 import dev.bigfleet.proxmox.pvesim.SimulatorConfig;
 import dev.bigfleet.proxmox.pvesim.StorageSpec;
 import dev.bigfleet.proxmox.pvesim.TemplateSpec;
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.nio.charset.StandardCharsets;
@@ -98,29 +97,29 @@ class CloneBurstBenchmark {
         Path offeringsFile = dir.resolve("offerings.json");
         Files.writeString(offeringsFile, offerings + "]", StandardCharsets.UTF_8);
         try (PveSimulator sim = PveSimulator.start(b.build());
-                RunningProvider provider = ProviderMain.start(
-                        "--addr",
-                        "127.0.0.1:0",
-                        "--metrics-addr",
-                        "",
-                        "--proxmox-api-url",
-                        sim.apiUrl().toString(),
-                        "--proxmox-token-id",
-                        TOKEN_ID,
-                        "--proxmox-token-file",
-                        secret.toString(),
-                        "--proxmox-ca-file",
-                        sim.caCertificate().toString(),
-                        "--nodes",
-                        String.join(",", NODES),
-                        "--offerings",
-                        offeringsFile.toString(),
-                        "--template-tags",
-                        "bigfleet-template",
-                        "--clone-mode",
-                        mode,
-                        "--reconcile-interval",
-                        "0")) {
+                TestingProvider provider = TestingProvider.builder()
+                        .noHttp()
+                        .backend("proxmox")
+                        .flags(
+                                "--proxmox-api-url",
+                                sim.apiUrl().toString(),
+                                "--proxmox-token-id",
+                                TOKEN_ID,
+                                "--proxmox-token-file",
+                                secret.toString(),
+                                "--proxmox-ca-file",
+                                sim.caCertificate().toString(),
+                                "--nodes",
+                                String.join(",", NODES),
+                                "--offerings",
+                                offeringsFile.toString(),
+                                "--template-tags",
+                                "bigfleet-template",
+                                "--clone-mode",
+                                mode,
+                                "--reconcile-interval",
+                                "0")
+                        .build()) {
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
                     .usePlaintext()
                     .build();

@@ -1,8 +1,8 @@
-package dev.bigfleet.proxmox.server.admin;
+package dev.bigfleet.proxmox.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.server.LiveProvider;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +35,8 @@ class AdminApiBenchmark {
     }
 
     private static Result measure(
-            LiveProvider live, String what, int samples, java.util.function.IntFunction<String> path) throws Exception {
+            TestingProvider live, String what, int samples, java.util.function.IntFunction<String> path)
+            throws Exception {
         for (int i = 0; i < WARMUP; i++) {
             assertThat(live.get(path.apply(i)).statusCode()).isEqualTo(200);
         }
@@ -54,11 +55,13 @@ class AdminApiBenchmark {
     @Test
     void hundredThousandMachines() throws Exception {
         long boot = System.nanoTime();
-        try (LiveProvider live =
-                LiveProvider.start("--seed-count", Integer.toString(MACHINES), "--fake-latency", "0s")) {
+        try (TestingProvider live = TestingProvider.builder()
+                .seedCount(MACHINES)
+                .fakeLatency(java.time.Duration.ZERO)
+                .build()) {
             double startup = (System.nanoTime() - boot) / 1e9;
             for (int i = 0; i < CREATED; i++) {
-                live.create(String.format("proxmox/OnDemand/pve.large/pve-a/%03d", i));
+                live.client().create(String.format("proxmox/OnDemand/pve.large/pve-a/%03d", i));
             }
             List<Result> results = new ArrayList<>();
             int pages = MACHINES / 500;
