@@ -3,8 +3,9 @@ package dev.bigfleet.proxmox.api;
 import java.util.Objects;
 
 /**
- * A shard's ordering token on a mutation. Tokens compare by epoch, then sequence. The all-zero
- * token (no shard, 0, 0) means "not fenced".
+ * A shard's ordering token on a mutation. Tokens compare by epoch, then sequence, both as signed
+ * numbers: (6, -1) is older than (6, 1), and (7, -1) is newer. The all-zero token (no shard, 0, 0)
+ * means "not fenced".
  */
 public record FenceToken(String shardId, long epoch, long sequence) {
     public static final FenceToken NONE = new FenceToken("", 0, 0);

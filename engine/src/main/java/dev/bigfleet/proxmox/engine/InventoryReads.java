@@ -4,7 +4,6 @@ import dev.bigfleet.proxmox.api.Machine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Reads: Get, List with revision cursors, and snapshots of the inventory. They only read published
@@ -13,6 +12,8 @@ import java.util.OptionalLong;
 final class InventoryReads {
     private final MachineTable table;
     private final CursorCodec cursors;
+    /** Where the next capped List without a cursor starts its ring. */
+    private volatile long nextRingStart = 1;
 
     InventoryReads(MachineTable table) {
         this.table = table;
@@ -43,14 +44,85 @@ final class InventoryReads {
         return cursors.encode(table.index().current());
     }
 
+    /**
+     * A page of the List. Without a cursor and with a cap, the walk is a ring that starts where the
+     * previous such List stopped, so back-to-back capped Lists hand out different machines; the
+     * cursor of a page remembers where its ring began, so a caller who passes it back still sees
+     * every machine exactly once, then what changed since.
+     */
     ListResult list(ListQuery query) {
-        OptionalLong since =
-                query.sinceRevision() == null ? OptionalLong.empty() : cursors.decode(query.sinceRevision());
+        Optional<ListCursor> cursor =
+                query.sinceRevision() == null ? Optional.empty() : cursors.decode(query.sinceRevision());
+        if (cursor.isEmpty() && query.maxResults() == 0) {
+            cursor = Optional.of(new ListCursor.Since(0));
+        }
         Page page = new Page(query);
-        long upTo = table.index().visitSince(since.orElse(0), page::offer);
-        // a capped page continues right after its last machine; otherwise the caller is up to date
-        long reached = page.full ? page.lastRevision : upTo;
-        return new ListResult(page.machines, cursors.encode(reached));
+        if (cursor.isPresent() && cursor.get() instanceof ListCursor.Since since) {
+            long upTo =
+                    table.index().visit(now -> List.of(new RevisionIndex.Range(since.revision(), now)), page::offer);
+            // a capped page continues right after its last machine; otherwise the caller is up to date
+            return result(page, new ListCursor.Since(page.full ? page.lastRevision : upTo));
+        }
+        Ring ring = cursor.map(c -> Ring.resume((ListCursor.RingPosition) c))
+                .orElseGet(() -> Ring.startingAt(nextRingStart));
+        long upTo = table.index().visit(ring::ranges, page::offer);
+        if (cursor.isEmpty() && !page.machines.isEmpty()) {
+            nextRingStart = page.lastRevision + 1;
+        }
+        if (!page.full) {
+            return result(page, new ListCursor.Since(upTo));
+        }
+        return result(
+                page,
+                page.lastRevision > ring.bound
+                        ? new ListCursor.Since(page.lastRevision)
+                        : new ListCursor.RingPosition(ring.bound, ring.start, page.lastRevision));
+    }
+
+    private ListResult result(Page page, ListCursor next) {
+        return new ListResult(page.machines, cursors.encode(next));
+    }
+
+    /**
+     * The walk of a capped List round the machines at revisions up to {@code bound}: from {@code
+     * start} up to the bound, then from the lowest revision to just before the start, then on to
+     * whatever changed after the bound.
+     */
+    private static final class Ring {
+        private final long requestedStart;
+        private final long reached;
+        long bound;
+        long start;
+
+        private Ring(long bound, long start, long reached, long requestedStart) {
+            this.bound = bound;
+            this.start = start;
+            this.reached = reached;
+            this.requestedStart = requestedStart;
+        }
+
+        static Ring startingAt(long start) {
+            return new Ring(-1, -1, -1, start);
+        }
+
+        static Ring resume(ListCursor.RingPosition at) {
+            return new Ring(at.bound(), at.start(), at.reached(), at.start());
+        }
+
+        /** The ranges still to walk, given what is published now. */
+        List<RevisionIndex.Range> ranges(long upTo) {
+            if (bound < 0) {
+                bound = upTo;
+                start = requestedStart >= 1 && requestedStart <= upTo ? requestedStart : 1;
+                return List.of(new RevisionIndex.Range(start - 1, bound), new RevisionIndex.Range(0, start - 1));
+            }
+            RevisionIndex.Range changedSince = new RevisionIndex.Range(bound, upTo);
+            if (reached < start) {
+                return List.of(new RevisionIndex.Range(reached, start - 1), changedSince);
+            }
+            return List.of(
+                    new RevisionIndex.Range(reached, bound), new RevisionIndex.Range(0, start - 1), changedSince);
+        }
     }
 
     /** One List page as the index hands it machines, oldest change first. */

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Rule 1 of the contract: the shape checks every mutation passes before anything else happens.
- * Oversized input is refused whole, never truncated.
+ * Oversized input is refused whole, never truncated. Fence tokens are not checked here: an epoch or
+ * sequence is a signed number, negatives included, and only the fence compares them.
  */
 public final class RequestLimits {
     public static final int MAX_ID_BYTES = 512;
@@ -22,10 +23,6 @@ public final class RequestLimits {
         }
         if (utf8Length(request.machineId()) > MAX_ID_BYTES) {
             throw invalid("machine_id is longer than " + MAX_ID_BYTES + " bytes");
-        }
-        if (!request.token().shardId().isEmpty()
-                && (request.token().epoch() < 0 || request.token().sequence() < 0)) {
-            throw invalid("shard_epoch and sequence_number must be >= 0");
         }
         if (request.kind() == TransitionKind.DRAIN && request.gracePeriodSeconds() < 0) {
             throw invalid("grace_period_seconds must be >= 0");

@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.engine;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -129,22 +130,28 @@ final class RevisionIndex {
         return published;
     }
 
+    /** Revisions after {@code after} up to and including {@code through}. */
+    record Range(long after, long through) {}
+
     /**
-     * Hands {@code visitor} each machine changed after {@code since} up to what is published now,
-     * oldest change first, with its revision, until it returns false; no change moves an entry
-     * meanwhile. Returns the revision it read up to.
+     * Hands {@code visitor} the machines of each range that {@code ranges} gives for what is
+     * published now, range by range and oldest change first within one, with their revisions, until
+     * it returns false; no change moves an entry meanwhile. Returns the revision it read up to.
      */
-    long visitSince(long since, BiPredicate<Long, Machine> visitor) {
+    long visit(LongFunction<List<Range>> ranges, BiPredicate<Long, Machine> visitor) {
         moves.readLock().lock();
         try {
             long upTo = published;
-            if (since >= upTo) {
-                return upTo;
-            }
-            for (Map.Entry<Long, MachineEntry> e :
-                    byRevision.subMap(since, false, upTo, true).entrySet()) {
-                if (!visitor.test(e.getKey(), e.getValue().snapshot())) {
-                    return upTo;
+            for (Range range : ranges.apply(upTo)) {
+                long through = Math.min(range.through(), upTo);
+                if (range.after() >= through) {
+                    continue;
+                }
+                for (Map.Entry<Long, MachineEntry> e :
+                        byRevision.subMap(range.after(), false, through, true).entrySet()) {
+                    if (!visitor.test(e.getKey(), e.getValue().snapshot())) {
+                        return upTo;
+                    }
                 }
             }
             return upTo;

@@ -90,6 +90,31 @@ class LifecycleEngineTest {
     }
 
     @Test
+    void negativeTokensAreComparedAsSignedNumbers() throws Exception {
+        String id = ids.get(0);
+        // a negative first contact is accepted like any other first contact
+        Accepted first = engine.mutate(MutationRequest.create(id, new FenceToken("s", -7, -3)));
+        assertThat(first.machine().state()).isEqualTo(MachineState.CREATING);
+        awaitState(id, MachineState.IDLE);
+        // (-7,-2) is newer than (-7,-3): it passes the fence and meets the wrong state
+        assertThat(rejection(MutationRequest.drain(id, new FenceToken("s", -7, -2), 0)))
+                .isEqualTo(RejectionReason.CONFLICT);
+        assertThat(rejection(MutationRequest.drain(id, new FenceToken("s", -7, -2), 0)))
+                .isEqualTo(RejectionReason.FENCED);
+        // (6,1) is newer still; then (6,-1) is older than (6,1) and (7,-1) newer
+        engine.mutate(MutationRequest.configure(id, new FenceToken("s", 6, 1), "c", new byte[0], Map.of()));
+        awaitState(id, MachineState.CONFIGURED);
+        assertThat(rejection(MutationRequest.drain(id, new FenceToken("s", 6, -1), 0)))
+                .isEqualTo(RejectionReason.FENCED);
+        assertThat(rejection(MutationRequest.drain(id, new FenceToken("s", Long.MIN_VALUE, Long.MAX_VALUE), 0)))
+                .isEqualTo(RejectionReason.FENCED);
+        Accepted drain = engine.mutate(MutationRequest.drain(id, new FenceToken("s", 7, -1), 0));
+        assertThat(drain.machine().state()).isEqualTo(MachineState.DRAINING);
+        assertThat(rejection(MutationRequest.drain(id, new FenceToken("s", 7, Long.MIN_VALUE), 0)))
+                .isEqualTo(RejectionReason.FENCED);
+    }
+
+    @Test
     void fenceRunsBeforeTheIdempotentRetry() throws Exception {
         String id = ids.get(0);
         FenceToken token = new FenceToken("s", 1, 1);

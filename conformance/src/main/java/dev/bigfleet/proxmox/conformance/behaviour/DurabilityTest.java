@@ -41,6 +41,7 @@ import org.junit.jupiter.api.TestInstance;
 class DurabilityTest {
     private ProviderClient client;
     private final Shard fencedShard = Shard.fresh();
+    private final Shard negativeShard = Shard.fresh();
     private String fenced;
     private String retried;
     private String retriedOperation;
@@ -62,6 +63,9 @@ class DurabilityTest {
         operationsBefore.add(Expect.ok(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 5))), "Create")
                 .getOperationId());
         Await.state(client, fenced, States.IDLE);
+        // tokens are signed numbers: a negative mark is kept like any other
+        Expect.notFenced(
+                client.tryCreate(Requests.create(fenced, negativeShard.at(-3, -2))), "negative token before restart");
 
         retried = MachinePool.claimSpeculative(client);
         retriedOperation = Steps.create(client, retried).operationId();
@@ -96,6 +100,10 @@ class DurabilityTest {
         Expect.fenced(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 4))), "older token after restart");
         Expect.fenced(client.tryCreate(Requests.create(fenced, fencedShard.at(4, 9))), "older epoch after restart");
         Expect.notFenced(client.tryCreate(Requests.create(fenced, fencedShard.at(5, 6))), "newer token after restart");
+        Expect.fenced(client.tryCreate(Requests.create(fenced, negativeShard.at(-3, -2))), "replayed negative token");
+        Expect.fenced(client.tryCreate(Requests.create(fenced, negativeShard.at(-3, -3))), "older negative token");
+        Expect.fenced(client.tryCreate(Requests.create(fenced, negativeShard.at(-4, 9))), "older negative epoch");
+        Expect.notFenced(client.tryCreate(Requests.create(fenced, negativeShard.at(-3, -1))), "newer negative token");
     }
 
     @Test

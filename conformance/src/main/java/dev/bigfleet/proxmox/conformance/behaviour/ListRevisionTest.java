@@ -89,6 +89,21 @@ class ListRevisionTest extends CoreConformance {
         assertThat(client.list(ListFilter.newBuilder().setMaxResults(0).build()).getMachinesCount())
                 .as("List(max_results=0)")
                 .isEqualTo(total);
+        // a shard picking machines with back-to-back capped Lists gets different ones
+        List<String> picked = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            for (Machine m : client.list(ListFilter.newBuilder()
+                            .setMaxResults(1)
+                            .addStates(SPECULATIVE)
+                            .build())
+                    .getMachinesList()) {
+                picked.add(m.getId());
+            }
+        }
+        assertThat(picked)
+                .as("three back-to-back List(SPECULATIVE, max_results=1)")
+                .hasSize(3)
+                .doesNotHaveDuplicates();
     }
 
     @Test
