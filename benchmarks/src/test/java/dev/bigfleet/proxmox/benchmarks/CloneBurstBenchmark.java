@@ -2,19 +2,16 @@ package dev.bigfleet.proxmox.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.pvesim.NodeSpec;
 import dev.bigfleet.proxmox.pvesim.PveSimulator;
-import dev.bigfleet.proxmox.pvesim.SimulatorConfig;
 import dev.bigfleet.proxmox.pvesim.StorageSpec;
 import dev.bigfleet.proxmox.pvesim.TemplateSpec;
 import dev.bigfleet.proxmox.testing.TestingProvider;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * until every machine is IDLE, full clones against linked ones, and the API calls it took. Not part
  * of the normal test run (the name matches no surefire include):
  *
- * <pre>mvn -B -pl server -am test -Dtest=CloneBurstBenchmark -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>mvn -B -pl benchmarks -am test -Dtest=CloneBurstBenchmark -Dsurefire.failIfNoSpecifiedTests=false</pre>
  *
  * Prints a Markdown table and writes it to {@code target/clone-burst.md}.
  */
@@ -41,9 +38,6 @@ class CloneBurstBenchmark {
     static final List<String> NODES = List.of("pve1", "pve2", "pve3");
     /** The simulator's unit: a full clone of the 32 GiB template takes 3, a linked one 0.5. */
     static final Duration UNIT = Duration.ofSeconds(1);
-
-    private static final String TOKEN_ID = "bigfleet@pve!burst";
-    private static final String SECRET = "b0r5t000-5ec7-4e11-b1ab-000000000001";
 
     private record Row(String mode, double seconds, int calls, int clones) {}
 
@@ -72,18 +66,14 @@ class CloneBurstBenchmark {
     }
 
     private static Row burst(String mode, Path dir) throws Exception {
-        Path secret = dir.resolve("token");
-        Files.writeString(secret, SECRET, StandardCharsets.UTF_8);
-        SimulatorConfig.Builder b = SimulatorConfig.builder()
+        TestingProxmoxCluster.Builder cluster = TestingProxmoxCluster.builder()
                 .storage(StorageSpec.local())
                 .storage(StorageSpec.localLvm().withCapacityGib(4096))
-                .latency(UNIT)
-                .token(TOKEN_ID + "=" + SECRET)
-                .tlsDir(dir);
+                .latency(UNIT);
         StringBuilder offerings = new StringBuilder("[");
         for (int i = 0; i < NODES.size(); i++) {
-            b.node(NodeSpec.of(NODES.get(i)).withCapacity(64, 1L << 40));
-            b.template(TemplateSpec.of(9001 + i, NODES.get(i))
+            cluster.node(NodeSpec.of(NODES.get(i)).withCapacity(64, 1L << 40));
+            cluster.template(TemplateSpec.of(9001 + i, NODES.get(i))
                     .withStorage("local-lvm")
                     .withTags("bigfleet-template"));
             offerings
@@ -96,62 +86,42 @@ class CloneBurstBenchmark {
         }
         Path offeringsFile = dir.resolve("offerings.json");
         Files.writeString(offeringsFile, offerings + "]", StandardCharsets.UTF_8);
-        try (PveSimulator sim = PveSimulator.start(b.build());
+        try (TestingProxmoxCluster simulated = cluster.start();
                 TestingProvider provider = TestingProvider.builder()
                         .noHttp()
-                        .backend("proxmox")
+                        .proxmox(simulated)
                         .flags(
-                                "--proxmox-api-url",
-                                sim.apiUrl().toString(),
-                                "--proxmox-token-id",
-                                TOKEN_ID,
-                                "--proxmox-token-file",
-                                secret.toString(),
-                                "--proxmox-ca-file",
-                                sim.caCertificate().toString(),
-                                "--nodes",
-                                String.join(",", NODES),
                                 "--offerings",
                                 offeringsFile.toString(),
                                 "--template-tags",
                                 "bigfleet-template",
                                 "--clone-mode",
-                                mode,
-                                "--reconcile-interval",
-                                "0")
+                                mode)
                         .build()) {
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
-                    .usePlaintext()
-                    .build();
-            try {
-                var stub = CapacityProviderGrpc.newBlockingStub(channel);
-                sim.clearRequests();
-                long start = System.nanoTime();
-                for (String node : NODES) {
-                    for (int i = 0; i < PER_NODE; i++) {
-                        stub.create(CreateRequest.newBuilder()
-                                .setMachineId(String.format(Locale.ROOT, "proxmox/OnDemand/pve.small/%s/%03d", node, i))
-                                .build());
-                    }
+            PveSimulator sim = simulated.simulator();
+            var stub = provider.grpc();
+            sim.clearRequests();
+            long start = System.nanoTime();
+            for (String node : NODES) {
+                for (int i = 0; i < PER_NODE; i++) {
+                    stub.create(CreateRequest.newBuilder()
+                            .setMachineId(String.format(Locale.ROOT, "proxmox/OnDemand/pve.small/%s/%03d", node, i))
+                            .build());
                 }
-                while (true) {
-                    List<Machine> all =
-                            stub.list(ListFilter.newBuilder().build()).getMachinesList();
-                    assertThat(all).noneMatch(m -> m.getState() == MachineState.MACHINE_STATE_FAILED);
-                    if (all.stream().allMatch(m -> m.getState() == MachineState.MACHINE_STATE_IDLE)) {
-                        break;
-                    }
-                    assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MINUTES.toNanos(8));
-                    Thread.sleep(100);
-                }
-                double seconds = (System.nanoTime() - start) / 1e9;
-                int clones = (int) sim.tasks().stream()
-                        .filter(t -> t.type().equals("qmclone"))
-                        .count();
-                return new Row(mode, seconds, sim.requests().size(), clones);
-            } finally {
-                channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
+            while (true) {
+                List<Machine> all = stub.list(ListFilter.newBuilder().build()).getMachinesList();
+                assertThat(all).noneMatch(m -> m.getState() == MachineState.MACHINE_STATE_FAILED);
+                if (all.stream().allMatch(m -> m.getState() == MachineState.MACHINE_STATE_IDLE)) {
+                    break;
+                }
+                assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MINUTES.toNanos(8));
+                Thread.sleep(100);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            int clones = (int)
+                    sim.tasks().stream().filter(t -> t.type().equals("qmclone")).count();
+            return new Row(mode, seconds, sim.requests().size(), clones);
         }
     }
 }

@@ -2,21 +2,18 @@ package dev.bigfleet.proxmox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bigfleet.proxmox.testing.Launch;
+import dev.bigfleet.proxmox.testing.ProviderProcess;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -29,27 +26,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LauncherIT {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Path LAUNCHER = ROOT.resolve("bin/proxmox");
     private static final Path ARCHIVE = ROOT.resolve("server/target/bigfleet-proxmox.jsa");
     private static final Path JAR = ROOT.resolve("server/target/bigfleet-proxmox.jar");
     private static final Path LIB = ROOT.resolve("server/target/lib");
-    private static final Pattern SERVING = Pattern.compile("serving CapacityProvider .*metrics_addr=\\S*:(\\d+)");
 
     @TempDir
     Path dir;
 
     private record Run(int exit, String stdout, String stderr) {}
 
-    private Run run(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectOutput(dir.resolve("out").toFile())
-                .redirectError(dir.resolve("err").toFile());
-        builder.environment().putAll(env);
-        Process p = builder.start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished").isTrue();
-        return new Run(p.exitValue(), Files.readString(dir.resolve("out")), Files.readString(dir.resolve("err")));
+    private static Run run(Map<String, String> env, String... args) throws Exception {
+        try (ProviderProcess p = ProviderProcess.start(Launch.LAUNCHER, List.of(args), env)) {
+            int exit = p.awaitExit(Duration.ofMinutes(2));
+            return new Run(exit, p.stdout(), String.join("\n", p.log()));
+        }
     }
 
     @Test
@@ -91,35 +81,14 @@ class LauncherIT {
 
     @Test
     void servesAndStopsGracefullyWhenStartedThroughIt() throws Exception {
-        Path err = dir.resolve("serve-err");
-        Process p = new ProcessBuilder(
-                        LAUNCHER.toString(),
-                        "--use-fake-backend",
-                        "--addr",
-                        "127.0.0.1:0",
-                        "--metrics-addr",
-                        "127.0.0.1:0",
-                        "--seed-count",
-                        "4",
-                        "--state",
-                        dir.resolve("state.db").toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(err.toFile())
-                .start();
-        try {
-            int httpPort = awaitServing(p, err, Duration.ofMinutes(2));
-            HttpResponse<String> readyz = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            assertThat(readyz.statusCode()).isEqualTo(200);
-            p.destroy(); // SIGTERM
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).isZero();
-            assertThat(Files.readString(err, StandardCharsets.UTF_8)).contains("shutting down");
-        } finally {
-            p.destroyForcibly();
+        try (TestingProvider provider = TestingProvider.builder()
+                .launch(Launch.LAUNCHER)
+                .seedCount(4)
+                .sqliteState(dir.resolve("state.db"))
+                .build()) {
+            assertThat(provider.get("/readyz").statusCode()).isEqualTo(200);
+            assertThat(provider.stop()).as("exit code after SIGTERM").isZero();
+            assertThat(provider.log()).anyMatch(l -> l.contains("shutting down"));
         }
     }
 
@@ -144,20 +113,5 @@ class LauncherIT {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    private static int awaitServing(Process p, Path err, Duration timeout) throws IOException, InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            Matcher m = SERVING.matcher(Files.readString(err, StandardCharsets.UTF_8));
-            if (m.find()) {
-                return Integer.parseInt(m.group(1));
-            }
-            if (!p.isAlive()) {
-                throw new AssertionError("exited with " + p.exitValue() + ": " + Files.readString(err));
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("did not serve: " + Files.readString(err));
     }
 }

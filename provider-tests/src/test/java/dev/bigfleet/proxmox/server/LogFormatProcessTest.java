@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bigfleet.proxmox.testing.Launch;
-import dev.bigfleet.proxmox.testing.ProviderProcess;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,29 +16,17 @@ class LogFormatProcessTest {
     @Test
     void everyLineIsJsonAndTheStartupLineCarriesItsFields() throws Exception {
         ObjectMapper json = new ObjectMapper();
-        try (ProviderProcess p = ProviderProcess.start(
-                Launch.OWN_JVM,
-                List.of(
-                        "--use-fake-backend",
-                        "--log-format",
-                        "json",
-                        "--addr",
-                        "127.0.0.1:0",
-                        "--metrics-addr",
-                        "127.0.0.1:0",
-                        "--fake-latency",
-                        "0s",
-                        "--seed-count",
-                        "4"))) {
+        try (TestingProvider p = TestingProvider.builder()
+                .launch(Launch.OWN_JVM)
+                .flags("--log-format", "json")
+                .fakeLatency(Duration.ZERO)
+                .seedCount(4)
+                .build()) {
             JsonNode serving = null;
-            long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (serving == null && System.nanoTime() < end && p.process().isAlive()) {
-                for (String line : p.log()) {
-                    if (line.contains("serving CapacityProvider")) {
-                        serving = json.readTree(line);
-                    }
+            for (String line : p.log()) {
+                if (line.contains("serving CapacityProvider")) {
+                    serving = json.readTree(line);
                 }
-                Thread.sleep(50);
             }
             assertThat(serving).as("startup line in %s", p.log()).isNotNull();
             assertThat(serving.get("level").asText()).isEqualTo("INFO");

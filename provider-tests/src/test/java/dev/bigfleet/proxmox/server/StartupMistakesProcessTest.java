@@ -2,15 +2,15 @@ package dev.bigfleet.proxmox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bigfleet.proxmox.testing.Launch;
+import dev.bigfleet.proxmox.testing.ProviderProcess;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,36 +46,15 @@ class StartupMistakesProcessTest {
     }
 
     private static Ended run(List<String> args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ProviderMain.class.getName()));
-        command.addAll(args);
-        Process p = new ProcessBuilder(command).start();
-        p.getOutputStream().close();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the provider did not stop: " + err.getNow(""));
-        }
-        List<String> lines = err.get().lines().filter(l -> !l.isBlank()).toList();
-        Ended ended = new Ended(p.exitValue(), out.get(), lines);
-        for (String secret : List.of(SECRET, OTHER_SECRET, SECRET.substring(0, 8), OTHER_SECRET.substring(0, 8))) {
-            assertThat(ended.stdout()).as("stdout").doesNotContain(secret);
-            assertThat(String.join("\n", ended.stderr())).as("stderr").doesNotContain(secret);
-        }
-        return ended;
-    }
-
-    private static String read(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
+        try (ProviderProcess p = ProviderProcess.start(Launch.OWN_JVM, args)) {
+            int exit = p.awaitExit(Duration.ofSeconds(90));
+            List<String> lines = p.log().stream().filter(l -> !l.isBlank()).toList();
+            Ended ended = new Ended(exit, p.stdout(), lines);
+            for (String secret : List.of(SECRET, OTHER_SECRET, SECRET.substring(0, 8), OTHER_SECRET.substring(0, 8))) {
+                assertThat(ended.stdout()).as("stdout").doesNotContain(secret);
+                assertThat(String.join("\n", ended.stderr())).as("stderr").doesNotContain(secret);
+            }
+            return ended;
         }
     }
 

@@ -47,7 +47,7 @@ public final class TestingProxmoxCluster implements AutoCloseable {
     /** The tag of the node-local layout's templates. */
     public static final String TEMPLATE_TAG = "bigfleet-template";
     /** Node memory so large that admission never refuses a test's Creates. */
-    private static final long ROOMY_MEMORY = 1L << 50;
+    public static final long ROOMY_MEMORY = 1L << 50;
 
     private final PveSimulator simulator;
     private final Path dir;
@@ -170,6 +170,8 @@ public final class TestingProxmoxCluster implements AutoCloseable {
     /** What the cluster is made of; {@link #start()} starts it. */
     public static final class Builder {
         private final List<NodeSpec> nodes = new ArrayList<>();
+        private final List<StorageSpec> storages = new ArrayList<>();
+        private final List<TemplateSpec> templates = new ArrayList<>();
         private final List<Consumer<SimulatorConfig.Builder>> customizations = new ArrayList<>();
         private boolean roomy;
         private boolean localStorage;
@@ -212,6 +214,18 @@ public final class TestingProxmoxCluster implements AutoCloseable {
             return this;
         }
 
+        /** A storage of the cluster; given any, they replace the layout's storages. */
+        public Builder storage(StorageSpec storage) {
+            storages.add(storage);
+            return this;
+        }
+
+        /** A template of the cluster; given any, they replace the layout's templates. */
+        public Builder template(TemplateSpec template) {
+            templates.add(template);
+            return this;
+        }
+
         /** A resource pool the cluster has (and the backend options name). */
         public Builder pool(String pool) {
             this.pool = Optional.of(pool);
@@ -244,8 +258,14 @@ public final class TestingProxmoxCluster implements AutoCloseable {
                 for (NodeSpec n : chosen) {
                     b.node(roomy ? n.withCapacity(1024, ROOMY_MEMORY) : n);
                 }
-                if (localStorage) {
+                if (!storages.isEmpty()) {
+                    storages.forEach(b::storage);
+                } else if (localStorage) {
                     b.storage(StorageSpec.local()).storage(StorageSpec.localLvm());
+                }
+                if (!templates.isEmpty()) {
+                    templates.forEach(b::template);
+                } else if (localStorage) {
                     for (int i = 0; i < chosen.size(); i++) {
                         b.template(TemplateSpec.of(9001 + i, chosen.get(i).name())
                                 .withStorage("local-lvm")

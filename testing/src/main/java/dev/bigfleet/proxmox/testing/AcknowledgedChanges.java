@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * acknowledged change visible (in its transition or at its target, or moved on by the one call in
  * flight), an idempotent retry answered with the acknowledged operation id, every replay of an
  * acknowledged fence token FAILED_PRECONDITION, no operation id handed out twice, and no machine
- * lost or duplicated. The crash test and the failover test share it.
+ * lost or duplicated. {@link LifecycleCallers} records into it.
  */
 public final class AcknowledgedChanges {
     /** What the callers know of one machine. */
@@ -77,6 +77,11 @@ public final class AcknowledgedChanges {
         return new AcknowledgedChanges(clusterId, callDeadline, true);
     }
 
+    /** The deadline of each call. */
+    Duration callDeadline() {
+        return callDeadline;
+    }
+
     /** Starts tracking machine {@code id}, driven by one caller as {@code shard}. */
     public void track(String id, String shard) {
         known.put(id, new Knowledge(shard));
@@ -99,6 +104,24 @@ public final class AcknowledgedChanges {
     /** Marks {@code kind} as the call in flight on {@code id}: its outcome is unknown until it answers. */
     public void inFlight(String id, String kind) {
         known.get(id).inFlight = kind;
+    }
+
+    /**
+     * A caller read {@code id} in {@code state} before its next call. A call in flight whose answer
+     * was lost (the provider was killed, the replica deposed) took effect if the machine shows its
+     * transition or its target, since only that call leads there from the state it was sent in:
+     * what a reader was shown is durable, so it becomes the change a restart must keep (its
+     * operation id unknown).
+     */
+    public void observed(String id, MachineState state) {
+        Knowledge k = known.get(id);
+        String pending = k.inFlight;
+        if (pending != null
+                && (state.name().equals(transitional(pending)) || state.name().equals(target(pending)))) {
+            k.lastKind = pending;
+            k.lastOperation = null;
+            k.inFlight = null;
+        }
     }
 
     /** The call on {@code id} was acknowledged with {@code operationId}, its token {@code (epoch, sequence)}. */
@@ -247,10 +270,11 @@ public final class AcknowledgedChanges {
             boolean movedByInFlight =
                     k.inFlight != null && (state.equals(transitional(k.inFlight)) || state.equals(target(k.inFlight)));
             if (!acknowledgedVisible && !movedByInFlight) {
-                violations.add(when + ": " + m.getId() + " is " + state + " but " + k.lastKind + " " + k.lastOperation
+                violations.add(when + ": " + m.getId() + " is " + state + " but " + k.lastKind + " "
+                        + (k.lastOperation == null ? "(seen applied, its answer lost)" : k.lastOperation)
                         + " was acknowledged (in flight: " + k.inFlight + ")");
             }
-            if (acknowledgedVisible && !movedByInFlight) {
+            if (acknowledgedVisible && !movedByInFlight && k.lastOperation != null) {
                 // the same call again is an idempotent retry answered with the acknowledged operation id
                 try {
                     TransitionAck again = call(ready, k.lastKind, m.getId(), "", 0, 0);

@@ -2,7 +2,9 @@ package dev.bigfleet.proxmox.testing;
 
 import dev.bigfleet.proxmox.server.ProviderMain;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -13,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,8 +25,9 @@ import java.util.regex.Pattern;
 
 /**
  * One provider process, started with exactly the arguments given (a test of a bad command line
- * starts one directly); its stderr read line by line as it comes ({@link #log()}), and the signals
- * a test sends it. {@link TestingProvider} starts its processes through this.
+ * starts one directly); its stderr read line by line as it comes ({@link #log()}), its stdout kept
+ * ({@link #stdout()}), and the signals a test sends it. {@link TestingProvider} starts its
+ * processes through this.
  */
 public final class ProviderProcess implements AutoCloseable {
     private static final Pattern SERVING =
@@ -34,7 +38,9 @@ public final class ProviderProcess implements AutoCloseable {
     private final Process process;
     private final long startedNanos;
     private final List<String> log = new CopyOnWriteArrayList<>();
+    private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     private final Thread reader;
+    private final Thread stdoutReader;
 
     private ProviderProcess(Process process, long startedNanos, Optional<Path> logFile) {
         this.process = process;
@@ -42,6 +48,9 @@ public final class ProviderProcess implements AutoCloseable {
         this.reader = new Thread(() -> read(logFile), "provider-stderr-" + process.pid());
         reader.setDaemon(true);
         reader.start();
+        this.stdoutReader = new Thread(this::readStdout, "provider-stdout-" + process.pid());
+        stdoutReader.setDaemon(true);
+        stdoutReader.start();
     }
 
     /** Starts the provider {@code launch} names with {@code args} as its whole command line. */
@@ -51,6 +60,18 @@ public final class ProviderProcess implements AutoCloseable {
 
     /** As {@link #start(Launch, List)}, every stderr line also appended to {@code logFile}. */
     public static ProviderProcess start(Launch launch, List<String> args, Optional<Path> logFile) throws IOException {
+        return start(launch, args, logFile, Map.of());
+    }
+
+    /** As {@link #start(Launch, List)}, with these variables added to its environment. */
+    public static ProviderProcess start(Launch launch, List<String> args, Map<String, String> environment)
+            throws IOException {
+        return start(launch, args, Optional.empty(), environment);
+    }
+
+    private static ProviderProcess start(
+            Launch launch, List<String> args, Optional<Path> logFile, Map<String, String> environment)
+            throws IOException {
         List<String> command = new ArrayList<>();
         switch (launch) {
             case OWN_JVM -> {
@@ -67,10 +88,11 @@ public final class ProviderProcess implements AutoCloseable {
             case IN_THIS_JVM -> throw new IllegalArgumentException("a provider in this JVM is no process");
         }
         command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
         long started = System.nanoTime();
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process process = builder.start();
+        process.getOutputStream().close(); // nothing on stdin
         return new ProviderProcess(process, started, logFile);
     }
 
@@ -105,6 +127,19 @@ public final class ProviderProcess implements AutoCloseable {
         } catch (IOException ignored) {
             // the process ended
         }
+    }
+
+    private void readStdout() {
+        try (InputStream in = process.getInputStream()) {
+            in.transferTo(stdout);
+        } catch (IOException ignored) {
+            // the process ended
+        }
+    }
+
+    /** What the process wrote to stdout so far (all of it once {@link #awaitExit} returned). */
+    public String stdout() {
+        return stdout.toString(StandardCharsets.UTF_8);
     }
 
     /** Every line the process wrote to stderr so far. */
@@ -173,6 +208,7 @@ public final class ProviderProcess implements AutoCloseable {
             throw new AssertionError("provider did not exit: " + log);
         }
         reader.join(5000);
+        stdoutReader.join(5000);
         return process.exitValue();
     }
 

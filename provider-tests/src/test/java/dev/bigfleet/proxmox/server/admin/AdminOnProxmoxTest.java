@@ -7,12 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.pvesim.NodeSpec;
 import dev.bigfleet.proxmox.pvesim.PveSimulator;
-import dev.bigfleet.proxmox.pvesim.SimulatorConfig;
 import dev.bigfleet.proxmox.testing.TestingProvider;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.net.URI;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The admin API on the real Proxmox backend, driving the Proxmox API simulator over HTTPS: a machine
@@ -20,46 +18,27 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --proxmox-ui-url}.
  */
 class AdminOnProxmoxTest {
-    private static final String TOKEN_ID = "bigfleet@pve!admin";
-    private static final String SECRET = "ad41n000-5ec7-4e11-b1ab-000000000001";
     private static final String ID = "proxmox/OnDemand/pve.large/pve1/000";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static TestingProvider provider(PveSimulator sim, String... extra) throws Exception {
-        String[] base = {
-            "--proxmox-api-url",
-            sim.apiUrl().toString(),
-            "--proxmox-token-id",
-            TOKEN_ID,
-            "--proxmox-token-secret",
-            SECRET,
-            "--proxmox-ca-file",
-            sim.caCertificate().toString(),
-            "--nodes",
-            "pve1,pve2",
-            "--seed-count",
-            "4",
-            "--agent-timeout",
-            "1m"
-        };
-        String[] all = new String[base.length + extra.length];
-        System.arraycopy(base, 0, all, 0, base.length);
-        System.arraycopy(extra, 0, all, base.length, extra.length);
-        return TestingProvider.builder().backend("proxmox").flags(all).build();
+    private static TestingProvider provider(TestingProxmoxCluster cluster, String... extra) throws Exception {
+        return TestingProvider.builder()
+                .proxmox(cluster)
+                .seedCount(4)
+                .flags("--agent-timeout", "1m")
+                .flags(extra)
+                .build();
     }
 
     @Test
-    void aMachineHoldingAVmLinksToItInTheProxmoxWebUi(@TempDir Path dir) throws Exception {
-        SimulatorConfig config = SimulatorConfig.builder()
+    void aMachineHoldingAVmLinksToItInTheProxmoxWebUi() throws Exception {
+        try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
                 .node(NodeSpec.of("pve1").withCapacity(64, 1L << 40))
                 .node(NodeSpec.of("pve2").withCapacity(64, 1L << 40))
-                .templateVmid(9000)
-                .token(TOKEN_ID + "=" + SECRET)
-                .tlsDir(dir)
-                .build();
-        try (PveSimulator sim = PveSimulator.start(config)) {
+                .start()) {
+            PveSimulator sim = cluster.simulator();
             URI api = sim.apiUrl();
-            try (TestingProvider live = provider(sim)) {
+            try (TestingProvider live = provider(cluster)) {
                 live.client().create(ID);
                 live.client().awaitState(ID, MachineState.MACHINE_STATE_IDLE);
                 JsonNode machine =
@@ -87,7 +66,7 @@ class AdminOnProxmoxTest {
                                 .asText())
                         .isEqualTo("success");
             }
-            try (TestingProvider live = provider(sim, "--proxmox-ui-url", "https://pve.example.org/proxmox")) {
+            try (TestingProvider live = provider(cluster, "--proxmox-ui-url", "https://pve.example.org/proxmox")) {
                 JsonNode machine =
                         JSON.readTree(live.get("/api/v1/machines/" + ID).body());
                 assertThat(machine.get("proxmox_url").asText())

@@ -101,7 +101,7 @@ class LogLinesTest {
         assertThat(LogFormat.parse(" TEXT ")).contains(LogFormat.TEXT);
         assertThat(LogFormat.parse("yaml")).isEmpty();
         assertThatThrownBy(() ->
-                        dev.bigfleet.proxmox.server.ProviderMain.start("--use-fake-backend", "--log-format", "yaml"))
+                        TestingProvider.builder().flags("--log-format", "yaml").build())
                 .hasMessage("--log-format: \"yaml\" is not text or json");
     }
 

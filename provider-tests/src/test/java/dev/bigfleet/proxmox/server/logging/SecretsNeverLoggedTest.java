@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
-import dev.bigfleet.proxmox.server.ProviderMain;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;
@@ -70,16 +69,10 @@ class SecretsNeverLoggedTest {
                 Thread.sleep(300); // a few reconcile runs
             }
             // a startup that fails after reading the secret
-            assertThatThrownBy(() -> ProviderMain.start(
-                            "--use-fake-backend",
-                            "--proxmox-token-secret",
-                            TOKEN,
-                            "--addr",
-                            "127.0.0.1:0",
-                            "--metrics-addr",
-                            "",
-                            "--prices",
-                            "pve.large=-1"))
+            assertThatThrownBy(() -> TestingProvider.builder()
+                            .flags("--proxmox-token-secret", TOKEN, "--prices", "pve.large=-1")
+                            .noHttp()
+                            .build())
                     .hasMessageNotContaining(TOKEN);
 
             assertThat(logs.events)

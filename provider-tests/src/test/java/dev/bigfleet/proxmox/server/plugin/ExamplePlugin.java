@@ -28,7 +28,7 @@ final class ExamplePlugin {
         Path plugin = dir.resolve("backend-example");
         assertThat(plugin)
                 .as("the example plugin, built by the reactor before the server"
-                        + " (mvn -pl examples/backend-example,server -am verify)")
+                        + " (mvn -pl examples/backend-example,provider-tests -am verify)")
                 .isDirectory();
         try (Stream<Path> jars = Files.list(plugin)) {
             assertThat(jars.map(p -> p.getFileName().toString()))

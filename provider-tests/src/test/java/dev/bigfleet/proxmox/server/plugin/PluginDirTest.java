@@ -5,29 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.cfg.PackageVersion;
-import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineRef;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import dev.bigfleet.proxmox.spi.BackendSpi;
 import dev.bigfleet.proxmox.testing.Launch;
 import dev.bigfleet.proxmox.testing.ProviderProcess;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -42,59 +34,36 @@ class PluginDirTest {
     @TempDir
     Path work;
 
-    private static List<String> args(Path plugins, String... extra) {
-        List<String> args = new ArrayList<>(List.of(
-                "--plugin-dir",
-                plugins.toString(),
-                "--proxmox-backend",
-                ExamplePlugin.NAME,
-                "--addr",
-                "127.0.0.1:0",
-                "--metrics-addr",
-                "",
-                "--seed-count",
-                "4",
-                "--reconcile-interval",
-                "0"));
-        args.addAll(List.of(extra));
-        return args;
-    }
-
-    private static RunningProvider start(List<String> args) throws Exception {
-        return ProviderMain.start(args.toArray(String[]::new));
+    /** A provider on the example plugin of {@code plugins}, with four slots and no HTTP unless asked. */
+    private static TestingProvider.Builder onPlugin(Path plugins) {
+        return TestingProvider.builder()
+                .backend(ExamplePlugin.NAME)
+                .flags("--plugin-dir", plugins.toString())
+                .seedCount(4)
+                .noHttp();
     }
 
     /** Creates the first slot over gRPC and waits until it is IDLE; returns it. */
-    private static Machine createToIdle(RunningProvider provider) {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
-                .usePlaintext()
-                .build();
-        try {
-            var stub = CapacityProviderGrpc.newBlockingStub(channel);
-            Machine slot = stub.list(ListFilter.getDefaultInstance()).getMachines(0);
-            MachineRef ref = MachineRef.newBuilder().setId(slot.getId()).build();
-            stub.create(CreateRequest.newBuilder().setMachineId(slot.getId()).build());
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> stub.get(ref).getState() != MachineState.MACHINE_STATE_CREATING);
-            Machine idle = stub.get(ref);
-            assertThat(idle.getState())
-                    .as("the Create's outcome; last_error: %s", idle.getLastError())
-                    .isEqualTo(MachineState.MACHINE_STATE_IDLE);
-            return idle;
-        } finally {
-            channel.shutdownNow();
-        }
+    private static Machine createToIdle(TestingProvider provider) {
+        var stub = provider.grpc();
+        Machine slot = stub.list(ListFilter.getDefaultInstance()).getMachines(0);
+        MachineRef ref = MachineRef.newBuilder().setId(slot.getId()).build();
+        stub.create(CreateRequest.newBuilder().setMachineId(slot.getId()).build());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> stub.get(ref).getState() != MachineState.MACHINE_STATE_CREATING);
+        Machine idle = stub.get(ref);
+        assertThat(idle.getState())
+                .as("the Create's outcome; last_error: %s", idle.getLastError())
+                .isEqualTo(MachineState.MACHINE_STATE_IDLE);
+        return idle;
     }
 
     @Test
     void theExamplePluginIsLoadedFromThePluginDirAndDrivesACreateToIdle() throws Exception {
         Path state = work.resolve("vms.json");
-        try (RunningProvider provider = start(args(
-                ExamplePlugin.directory(),
-                "--backend-opt",
-                "boot-delay=20ms",
-                "--backend-opt",
-                "state-file=" + state))) {
+        try (TestingProvider provider = onPlugin(ExamplePlugin.directory())
+                .flags("--backend-opt", "boot-delay=20ms", "--backend-opt", "state-file=" + state)
+                .build()) {
             Machine idle = createToIdle(provider);
 
             assertThat(idle.getHost().getRef())
@@ -115,18 +84,15 @@ class PluginDirTest {
         Path config = work.resolve("backend.json");
         Files.writeString(
                 config, "{\"boot-delay\": \"0s\", \"state-file\": \"" + state + "\"}", StandardCharsets.UTF_8);
-        List<String> args = args(ExamplePlugin.directory(), "--backend-config", config.toString());
-        args.set(args.indexOf("--metrics-addr") + 1, "127.0.0.1:0");
-
-        try (RunningProvider provider = start(args)) {
+        try (TestingProvider provider = TestingProvider.builder()
+                .backend(ExamplePlugin.NAME)
+                .flags("--plugin-dir", ExamplePlugin.directory().toString())
+                .seedCount(4)
+                .flags("--backend-config", config.toString())
+                .build()) {
             createToIdle(provider);
             // the server's own Jackson renders its JSON API in the same JVM meanwhile
-            HttpResponse<String> summary = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                                            + provider.httpPort().orElseThrow() + "/api/v1/summary"))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> summary = provider.get("/api/v1/summary");
             assertThat(summary.statusCode()).isEqualTo(200);
             assertThat(summary.body()).contains("\"backend\":\"" + ExamplePlugin.NAME + "\"");
         }
@@ -143,11 +109,15 @@ class PluginDirTest {
         Path config = work.resolve("backend.json");
         Files.writeString(config, "{\"boot-dealy\": \"1s\"}", StandardCharsets.UTF_8);
 
-        assertThatThrownBy(() -> start(args(plugins, "--backend-opt", "stat-file=/var/lib/example/vms.json")))
+        assertThatThrownBy(() -> onPlugin(plugins)
+                        .flags("--backend-opt", "stat-file=/var/lib/example/vms.json")
+                        .build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("--backend-opt stat-file: backend example has no option \"stat-file\" (did you mean"
                         + " \"state-file\"?); its options: state-file, boot-delay");
-        assertThatThrownBy(() -> start(args(plugins, "--backend-config", config.toString())))
+        assertThatThrownBy(() -> onPlugin(plugins)
+                        .flags("--backend-config", config.toString())
+                        .build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("--backend-config " + config + ": \"boot-dealy\": backend example has no option"
                         + " \"boot-dealy\" (did you mean \"boot-delay\"?); its options: state-file, boot-delay");
@@ -184,8 +154,10 @@ class PluginDirTest {
 
     @Test
     void withoutThePluginDirTheExampleIsUnknownAndNotOnTheServersClassPath() {
-        assertThatThrownBy(() -> ProviderMain.start(
-                        "--proxmox-backend", ExamplePlugin.NAME, "--addr", "127.0.0.1:0", "--metrics-addr", ""))
+        assertThatThrownBy(() -> TestingProvider.builder()
+                        .backend(ExamplePlugin.NAME)
+                        .noHttp()
+                        .build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("--proxmox-backend: unknown backend \"example\" (found: ")
                 .hasMessageContaining("fake")

@@ -11,6 +11,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
 import dev.bigfleet.proxmox.testing.AcknowledgedChanges;
 import dev.bigfleet.proxmox.testing.Launch;
+import dev.bigfleet.proxmox.testing.LifecycleCallers;
 import dev.bigfleet.proxmox.testing.TestingPostgres;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import io.grpc.Status;
@@ -24,9 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,17 +48,12 @@ class FailoverTest {
 
     private final AcknowledgedChanges changes =
             AcknowledgedChanges.ofReplicas("failover-cluster", Duration.ofSeconds(3));
-    private final AtomicBoolean paused = new AtomicBoolean();
-    private final AtomicBoolean stopped = new AtomicBoolean();
-    private final AtomicInteger parked = new AtomicInteger();
-    private final AtomicInteger acks = new AtomicInteger();
     private final CapacityProviderBlockingStub[] stubs = new CapacityProviderBlockingStub[2];
     /** The replica callers send to; flipped when it answers UNAVAILABLE or does not answer. */
     private volatile int route;
 
     @Test
     void nothingAcknowledgedIsLostAndADeposedLeaderWritesNothing() throws Exception {
-        List<Thread> callers = new ArrayList<>();
         List<Double> failovers = new ArrayList<>();
         TestingPostgres postgres = TestingPostgres.shared();
         try (TestingProvider replicas = TestingProvider.builder()
@@ -80,68 +73,75 @@ class FailoverTest {
                     .sorted()
                     .toList();
             assertThat(ids).hasSize(CALLERS * MACHINES_PER_CALLER);
-            for (int c = 0; c < CALLERS; c++) {
-                List<String> mine = ids.subList(c * MACHINES_PER_CALLER, (c + 1) * MACHINES_PER_CALLER);
-                String shard = "shard-" + c;
-                mine.forEach(id -> changes.track(id, shard));
-                Thread t = new Thread(caller(shard, mine, new Random(c)), "failover-caller-" + c);
-                t.start();
-                callers.add(t);
-            }
             Set<String> inventory = new HashSet<>(ids);
-            Random random = new Random(42);
-            for (int cycle = 1; cycle <= CYCLES; cycle++) {
-                Thread.sleep(700 + random.nextInt(1500));
-                int leader = replicas.awaitLeader(TAKEOVER);
-                assertThat(leader).as("a leader before kill %d", cycle).isNotNegative();
-                long killed = System.nanoTime();
-                replicas.replica(leader).kill();
-                assertThat(replicas.replica(1 - leader).awaitReady(TAKEOVER))
-                        .as("the standby took over after kill %d", cycle)
-                        .isTrue();
-                failovers.add((System.nanoTime() - killed) / 1e9);
-                pauseCallers();
-                changes.verify(stubs[1 - leader], inventory, "after kill " + cycle);
-                if (!changes.violations().isEmpty()) {
-                    // what the replica that took over said about it
-                    replicas.replica(1 - leader).log().forEach(System.err::println);
+            try (LifecycleCallers callers =
+                    LifecycleCallers.start(changes, ids, CALLERS, MACHINES_PER_CALLER, new ToTheLeader(), () -> 1)) {
+                Random random = new Random(42);
+                for (int cycle = 1; cycle <= CYCLES; cycle++) {
+                    Thread.sleep(700 + random.nextInt(1500));
+                    int leader = replicas.awaitLeader(TAKEOVER);
+                    assertThat(leader).as("a leader before kill %d", cycle).isNotNegative();
+                    long killed = System.nanoTime();
+                    replicas.replica(leader).kill();
+                    assertThat(replicas.replica(1 - leader).awaitReady(TAKEOVER))
+                            .as("the standby took over after kill %d", cycle)
+                            .isTrue();
+                    failovers.add((System.nanoTime() - killed) / 1e9);
+                    callers.pause();
+                    changes.verify(stubs[1 - leader], inventory, "after kill " + cycle);
+                    if (!changes.violations().isEmpty()) {
+                        // what the replica that took over said about it
+                        replicas.replica(1 - leader).log().forEach(System.err::println);
+                    }
+                    assertThat(changes.violations()).as("violations").isEmpty();
+                    replicas.replica(leader).start(); // back as a standby
+                    callers.resume();
                 }
+
+                int frozen = replicas.awaitLeader(TAKEOVER);
+                int successor = 1 - frozen;
+                replicas.replica(frozen).freeze();
+                assertThat(replicas.replica(successor).awaitReady(TAKEOVER))
+                        .as("the standby took over from the frozen leader")
+                        .isTrue();
+                callers.pause();
+                changes.verify(stubs[successor], inventory, "after the freeze");
+                replicas.replica(frozen).thaw();
+                writesOfTheDeposedLeader(frozen, successor, ids);
+                long woken = System.nanoTime();
+                while (replicas.replica(frozen).readyz() != 503 && System.nanoTime() - woken < TAKEOVER.toNanos()) {
+                    Thread.sleep(20);
+                }
+                assertThat(replicas.replica(frozen).readyz())
+                        .as("the woken leader stands by")
+                        .isEqualTo(503);
+                assertThat(replicas.replica(frozen).log()).anyMatch(l -> l.contains("stepped down as leader"));
+                changes.verify(stubs[successor], inventory, "after the frozen leader woke");
+                callers.resume();
+                Thread.sleep(1_000);
+
                 assertThat(changes.violations()).as("violations").isEmpty();
-                replicas.replica(leader).start(); // back as a standby
-                paused.set(false);
+                assertThat(callers.acknowledged()).as("acknowledged calls").isGreaterThan(CYCLES * 20);
             }
-
-            int frozen = replicas.awaitLeader(TAKEOVER);
-            int successor = 1 - frozen;
-            replicas.replica(frozen).freeze();
-            assertThat(replicas.replica(successor).awaitReady(TAKEOVER))
-                    .as("the standby took over from the frozen leader")
-                    .isTrue();
-            pauseCallers();
-            changes.verify(stubs[successor], inventory, "after the freeze");
-            replicas.replica(frozen).thaw();
-            writesOfTheDeposedLeader(frozen, successor, ids);
-            long woken = System.nanoTime();
-            while (replicas.replica(frozen).readyz() != 503 && System.nanoTime() - woken < TAKEOVER.toNanos()) {
-                Thread.sleep(20);
-            }
-            assertThat(replicas.replica(frozen).readyz())
-                    .as("the woken leader stands by")
-                    .isEqualTo(503);
-            assertThat(replicas.replica(frozen).log()).anyMatch(l -> l.contains("stepped down as leader"));
-            changes.verify(stubs[successor], inventory, "after the frozen leader woke");
-            paused.set(false);
-            Thread.sleep(1_000);
-
-            assertThat(changes.violations()).as("violations").isEmpty();
-            assertThat(acks.get()).as("acknowledged calls").isGreaterThan(CYCLES * 20);
         } finally {
-            stopped.set(true);
-            paused.set(false);
-            for (Thread t : callers) {
-                t.join(10_000);
-            }
             report(failovers);
+        }
+    }
+
+    /** Calls go to one replica until it does not answer, then to the other. */
+    private final class ToTheLeader implements LifecycleCallers.Route {
+        @Override
+        public CapacityProviderBlockingStub stub() {
+            return stubs[route];
+        }
+
+        @Override
+        public void unanswered(CapacityProviderBlockingStub stub) {
+            int target = stub == stubs[0] ? 0 : 1;
+            if (route == target) {
+                route = 1 - target;
+            }
+            LifecycleCallers.sleep(50);
         }
     }
 
@@ -184,75 +184,6 @@ class FailoverTest {
         }
     }
 
-    private void pauseCallers() throws InterruptedException {
-        parked.set(0);
-        paused.set(true);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (parked.get() < CALLERS && System.nanoTime() < end) {
-            Thread.sleep(10);
-        }
-        assertThat(parked.get()).as("callers parked").isEqualTo(CALLERS);
-    }
-
-    private Runnable caller(String shard, List<String> machines, Random random) {
-        return () -> {
-            long sequence = 0;
-            while (!stopped.get()) {
-                if (paused.get()) {
-                    parked.incrementAndGet();
-                    while (paused.get() && !stopped.get()) {
-                        sleep(5);
-                    }
-                    continue;
-                }
-                int target = route;
-                String id = machines.get(random.nextInt(machines.size()));
-                Machine m;
-                try {
-                    m = stubs[target]
-                            .withDeadlineAfter(3, TimeUnit.SECONDS)
-                            .get(MachineRef.newBuilder().setId(id).build());
-                } catch (StatusRuntimeException e) {
-                    elsewhere(target);
-                    continue;
-                }
-                String kind = AcknowledgedChanges.nextKind(m.getState(), random.nextBoolean());
-                if (kind == null) {
-                    sleep(5);
-                    continue;
-                }
-                long seq = ++sequence;
-                changes.inFlight(id, kind);
-                try {
-                    TransitionAck ack = changes.call(stubs[target], kind, id, shard, 1, seq);
-                    changes.acknowledged(id, kind, ack.getOperationId(), 1, seq);
-                    acks.incrementAndGet();
-                } catch (StatusRuntimeException e) {
-                    Status.Code code = e.getStatus().getCode();
-                    if (code == Status.Code.FAILED_PRECONDITION) {
-                        changes.violation("fenced although every token of " + shard + " increases: " + id + " " + kind
-                                + " (1," + seq + "): " + e.getStatus().getDescription());
-                        changes.fenced(id);
-                    } else if (code == Status.Code.ABORTED
-                            || code == Status.Code.NOT_FOUND
-                            || code == Status.Code.INVALID_ARGUMENT) {
-                        changes.refused(id, 1, seq); // a definite answer: nothing changed, the token passed
-                    } else {
-                        elsewhere(target); // unknown outcome: it stays in flight
-                    }
-                }
-            }
-        };
-    }
-
-    /** The replica at {@code target} does not serve: the next calls go to the other one. */
-    private void elsewhere(int target) {
-        if (route == target) {
-            route = 1 - target;
-        }
-        sleep(50);
-    }
-
     private static void report(List<Double> failovers) throws java.io.IOException {
         List<Double> sorted = new ArrayList<>(failovers);
         sorted.sort(Double::compare);
@@ -272,13 +203,5 @@ class FailoverTest {
         Path out = Path.of("target", "failover-times.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, line + "\n", StandardCharsets.UTF_8);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
-import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc.CapacityProviderBlockingStub;
 import dev.bigfleet.proxmox.proto.v1alpha1.ConfigureRequest;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
@@ -13,17 +12,13 @@ import dev.bigfleet.proxmox.proto.v1alpha1.ListFilter;
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineRef;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
 import dev.bigfleet.proxmox.server.startup.StartupException;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -36,33 +31,13 @@ class StateRestartTest {
     @TempDir
     Path dir;
 
-    private RunningProvider start(Path state, int seedCount) throws Exception {
-        return ProviderMain.start(
-                "--proxmox-backend",
-                "fake",
-                "--addr",
-                "127.0.0.1:0",
-                "--metrics-addr",
-                "",
-                "--fake-latency",
-                "0s",
-                "--reconcile-interval",
-                "0",
-                "--seed-count",
-                Integer.toString(seedCount),
-                "--state",
-                state.toString());
-    }
-
-    private static <T> T withStub(RunningProvider p, Function<CapacityProviderBlockingStub, T> body) {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", p.grpcPort())
-                .usePlaintext()
+    private static TestingProvider start(Path state, int seedCount) throws Exception {
+        return TestingProvider.builder()
+                .fakeLatency(Duration.ZERO)
+                .seedCount(seedCount)
+                .sqliteState(state)
+                .noHttp()
                 .build();
-        try {
-            return body.apply(CapacityProviderGrpc.newBlockingStub(channel));
-        } finally {
-            channel.shutdownNow();
-        }
     }
 
     private static Map<String, Machine> inventory(CapacityProviderBlockingStub stub) {
@@ -73,28 +48,25 @@ class StateRestartTest {
     @Test
     void offeringsThatChangedWhileDownAddAndRetireSlotsButKeepMachinesWithVms() throws Exception {
         Path state = dir.resolve("sub/dir/state.db");
-        String kept;
-        try (RunningProvider p = start(state, 8)) {
-            kept = withStub(p, stub -> {
-                // the highest-numbered slot of an offering is the one a smaller seed count retires
-                String id = "proxmox/OnDemand/pve.large/pve-a/001";
-                stub.create(CreateRequest.newBuilder().setMachineId(id).build());
-                await().atMost(Duration.ofSeconds(10))
-                        .until(() -> stub.get(MachineRef.newBuilder().setId(id).build())
-                                        .getState()
-                                == MachineState.MACHINE_STATE_IDLE);
-                stub.configure(ConfigureRequest.newBuilder()
-                        .setMachineId(id)
-                        .setClusterId("c")
-                        .setBootstrapBlob(ByteString.copyFromUtf8(BLOB))
-                        .build());
-                return id;
-            });
+        // the highest-numbered slot of an offering is the one a smaller seed count retires
+        String kept = "proxmox/OnDemand/pve.large/pve-a/001";
+        try (TestingProvider p = start(state, 8)) {
+            CapacityProviderBlockingStub stub = p.grpc();
+            stub.create(CreateRequest.newBuilder().setMachineId(kept).build());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> stub.get(MachineRef.newBuilder().setId(kept).build())
+                                    .getState()
+                            == MachineState.MACHINE_STATE_IDLE);
+            stub.configure(ConfigureRequest.newBuilder()
+                    .setMachineId(kept)
+                    .setClusterId("c")
+                    .setBootstrapBlob(ByteString.copyFromUtf8(BLOB))
+                    .build());
         }
         assertThat(Files.exists(state)).isTrue();
 
-        try (RunningProvider p = start(state, 4)) {
-            Map<String, Machine> after = withStub(p, StateRestartTest::inventory);
+        try (TestingProvider p = start(state, 4)) {
+            Map<String, Machine> after = inventory(p.grpc());
             // 4 default slots remain, the retired Speculative ones are gone, the machine with a VM stays
             assertThat(after).containsKey(kept);
             assertThat(after.get(kept).getState())
@@ -104,8 +76,8 @@ class StateRestartTest {
             assertThat(after).doesNotContainKey("proxmox/OnDemand/pve.xlarge/pve-b/001");
         }
 
-        try (RunningProvider p = start(state, 12)) {
-            Map<String, Machine> after = withStub(p, StateRestartTest::inventory);
+        try (TestingProvider p = start(state, 12)) {
+            Map<String, Machine> after = inventory(p.grpc());
             assertThat(after).containsKeys(kept, "proxmox/OnDemand/pve.xlarge/pve-b/002");
             assertThat(after).hasSize(12 + 1 - 1); // 12 slots; the kept machine is one of them
         }
@@ -126,13 +98,12 @@ class StateRestartTest {
     @Test
     void aSecondProviderOnTheSameStateIsRefusedNamingTheFile() throws Exception {
         Path state = dir.resolve("state.db");
-        try (RunningProvider first = start(state, 2)) {
+        try (TestingProvider first = start(state, 2)) {
             assertThatThrownBy(() -> start(state, 2))
                     .isInstanceOf(StartupException.class)
                     .hasMessageContaining(state.toString())
                     .hasMessageContaining("locked");
-            int machines = withStub(
-                    first, stub -> stub.list(ListFilter.getDefaultInstance()).getMachinesCount());
+            int machines = first.grpc().list(ListFilter.getDefaultInstance()).getMachinesCount();
             assertThat(machines).isEqualTo(2);
         }
     }
