@@ -20,19 +20,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * providers run as {@code bin/proxmox}; PostgreSQL is a real server on this machine (Debian's
  * package, default settings: fsync on, {@code synchronous_commit=on}).
  *
- * <p>Run with {@code bench/ha-bench.sh}.
+ * <p>Run with {@code bench/ha-bench.sh} ({@code --short}: small inventories, a few seconds each).
  */
 public final class HaBenchmark {
     private static final int CALLERS = 64;
 
     public static void main(String[] args) throws Exception {
-        int warmup = Integer.getInteger("bench.warmup", 40);
-        int seconds = Integer.getInteger("bench.seconds", 20);
+        BenchScale scale = BenchScale.fromSystemProperties();
+        int warmup = scale.warmupSeconds();
+        int seconds = scale.measuredSeconds();
         Path dir = Files.createTempDirectory("ha-bench");
         Path log = dir.resolve("provider.log");
-        System.out.printf("provider log: %s; %d s warm-up, %d s measured%n", log, warmup, seconds);
+        System.out.printf(
+                "provider log: %s; %d s warm-up, %d s measured%s%n",
+                log, warmup, seconds, scale.isShort() ? "; a short run, small inventories" : "");
         try (TestingPostgres postgres = TestingPostgres.start()) {
-            for (int machines : new int[] {1_000, 100_000}) {
+            for (int machines : new int[] {scale.small(), scale.large()}) {
                 double sqlite = throughput(
                         log,
                         machines,

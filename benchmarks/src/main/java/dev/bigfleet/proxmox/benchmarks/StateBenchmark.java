@@ -20,6 +20,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * Figures for durable state (BENCHMARKS.md). The provider runs as an operator runs it
@@ -27,42 +31,65 @@ import java.util.List;
  * {@code --state}; this JVM is the load. Measured: acknowledged mutations per second with 64
  * callers at 1,000 and 100,000 machines; restart of the 100,000-machine state to {@code /readyz}
  * 200 after a SIGKILL under that load; the state file's size; List latencies. Engine-level figures
- * (no gRPC, no process) come last.
+ * (no gRPC, no process) come last, from the JMH benchmarks {@link EngineListBenchmark} and {@link
+ * EngineMutationBenchmark}.
  *
- * <p>Run with {@code bench/state-bench.sh}.
+ * <p>Run with {@code bench/state-bench.sh} ({@code --short}: small inventories, a few seconds each).
  */
 public final class StateBenchmark {
     private static final int CALLERS = 64;
-    private static final int RESTARTS = 7;
 
     public static void main(String[] args) throws Exception {
-        int warmup = Integer.getInteger("bench.warmup", 40);
-        int seconds = Integer.getInteger("bench.seconds", 20);
+        BenchScale scale = BenchScale.fromSystemProperties();
+        int warmup = scale.warmupSeconds();
+        int seconds = scale.measuredSeconds();
         Path dir = Files.createTempDirectory("state-bench");
         Path log = dir.resolve("provider.log");
-        System.out.printf("provider log: %s; %d s warm-up (the JIT settles), %d s measured%n", log, warmup, seconds);
+        System.out.printf(
+                "provider log: %s; %d s warm-up (the JIT settles), %d s measured%s%n",
+                log, warmup, seconds, scale.isShort() ? "; a short run, small inventories" : "");
 
-        GrpcLifecycleLoad.Figures small = throughput(dir.resolve("small.db"), log, 1_000, warmup, seconds, false);
-        GrpcLifecycleLoad.Figures large = throughput(dir.resolve("large.db"), log, 100_000, warmup, seconds, true);
+        GrpcLifecycleLoad.Figures small =
+                throughput(dir.resolve("small.db"), log, scale.small(), warmup, seconds, false);
+        GrpcLifecycleLoad.Figures large =
+                throughput(dir.resolve("large.db"), log, scale.large(), warmup, seconds, true);
         System.out.printf(
-                "gRPC, 64 callers, 1,000 machines:   %,.0f acknowledged mutations/s (%,.0f refused/s)%n",
-                small.acknowledgedPerSecond(), small.refusedPerSecond());
+                "gRPC, 64 callers, %,d machines: %,.0f acknowledged mutations/s (%,.0f refused/s)%n",
+                scale.small(), small.acknowledgedPerSecond(), small.refusedPerSecond());
         System.out.printf(
-                "gRPC, 64 callers, 100,000 machines: %,.0f acknowledged mutations/s (%,.0f refused/s),"
-                        + " %.0f%% of the 1k figure%n",
+                "gRPC, 64 callers, %,d machines: %,.0f acknowledged mutations/s (%,.0f refused/s),"
+                        + " %.0f%% of the %,d figure%n",
+                scale.large(),
                 large.acknowledgedPerSecond(),
                 large.refusedPerSecond(),
-                100 * large.acknowledgedPerSecond() / small.acknowledgedPerSecond());
+                100 * large.acknowledgedPerSecond() / small.acknowledgedPerSecond(),
+                scale.small());
 
-        restarts(dir.resolve("large.db"), log);
-        lists(dir.resolve("lists.db"), log);
-        EngineListLatency.measure(dir.resolve("list.db"));
+        restarts(dir.resolve("large.db"), log, scale);
+        lists(dir.resolve("lists.db"), log, scale.large());
+        engine(scale);
+    }
 
-        double engineSmall = EngineThroughput.measure(dir.resolve("engine-small.db"), 1_000, CALLERS, seconds);
-        double engineLarge = EngineThroughput.measure(dir.resolve("engine-large.db"), 100_000, CALLERS, seconds);
-        System.out.printf(
-                "engine (no gRPC, in this JVM): mutations/s at 1,000 machines %,.0f, at 100,000 %,.0f%n",
-                engineSmall, engineLarge);
+    /** The engine-level figures (no gRPC, no process): the JMH benchmarks, in a JVM of their own. */
+    private static void engine(BenchScale scale) throws RunnerException {
+        for (RunResult r :
+                new Runner(scale.jmh(EngineListBenchmark.class, scale.large()).build()).run()) {
+            Statistics latency = r.getPrimaryResult().getStatistics();
+            System.out.printf(
+                    "engine %s at %s machines: p50 %.3f ms, p99 %.3f ms (%,d samples)%n",
+                    r.getParams().getBenchmark().replaceAll(".*\\.", ""),
+                    r.getParams().getParam("machines"),
+                    latency.getPercentile(50),
+                    latency.getPercentile(99),
+                    latency.getN());
+        }
+        for (RunResult r : new Runner(scale.jmh(EngineMutationBenchmark.class, scale.small(), scale.large())
+                        .build())
+                .run()) {
+            System.out.printf(
+                    "engine (no gRPC, 64 callers in one JVM), %s machines: %,.0f acknowledged mutations/s%n",
+                    r.getParams().getParam("machines"), r.getPrimaryResult().getScore());
+        }
     }
 
     private static String[] flags(Path state, int machines) {
@@ -98,17 +125,19 @@ public final class StateBenchmark {
         }
     }
 
-    /** Restarts on the state a crash left, to /readyz 200, {@value #RESTARTS} times, SIGKILLing each. */
-    private static void restarts(Path state, Path log) throws Exception {
+    /** Restarts on the state a crash left, to /readyz 200, SIGKILLing each. */
+    private static void restarts(Path state, Path log, BenchScale scale) throws Exception {
+        int machines = scale.large();
+        int restarts = scale.restarts();
         // let this JVM settle after driving the load, so the restarts share the cores with nothing else
         System.gc();
         Thread.sleep(3_000);
         System.out.printf(
-                "state file at 100,000 machines: %.1f MiB (with its WAL), %,d journal rows not yet folded%n",
-                sizeWithWal(state) / 1048576.0, journalRows(state));
-        double[] ready = new double[RESTARTS];
-        for (int i = 0; i < RESTARTS; i++) {
-            try (TestingProvider provider = Providers.start(log, flags(state, 100_000))) {
+                "state file at %,d machines: %.1f MiB (with its WAL), %,d journal rows not yet folded%n",
+                machines, sizeWithWal(state) / 1048576.0, journalRows(state));
+        double[] ready = new double[restarts];
+        for (int i = 0; i < restarts; i++) {
+            try (TestingProvider provider = Providers.start(log, flags(state, machines))) {
                 ready[i] = Providers.readySeconds(provider);
                 provider.kill();
             }
@@ -120,14 +149,14 @@ public final class StateBenchmark {
         }
         Arrays.sort(ready);
         System.out.printf(
-                "restart of 100,000 machines to /readyz 200 (bin/proxmox, cold JVM, after SIGKILL):"
+                "restart of %,d machines to /readyz 200 (bin/proxmox, cold JVM, after SIGKILL):"
                         + " median %.2f s, best %.2f s, worst %.2f s; a fresh 32-machine provider: %.2f s%n",
-                ready[RESTARTS / 2], ready[0], ready[RESTARTS - 1], emptyStart);
+                machines, ready[restarts / 2], ready[0], ready[restarts - 1], emptyStart);
     }
 
-    /** Full List and a delta List of 100 changes on a fresh 100,000-machine state, client-observed over loopback. */
-    private static void lists(Path state, Path log) throws Exception {
-        try (TestingProvider provider = Providers.start(log, flags(state, 100_000))) {
+    /** Full List and a delta List of 100 changes on a fresh state, client-observed over loopback. */
+    private static void lists(Path state, Path log, int machines) throws Exception {
+        try (TestingProvider provider = Providers.start(log, flags(state, machines))) {
             Providers.readySeconds(provider);
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", provider.grpcPort())
                     .usePlaintext()
@@ -145,8 +174,8 @@ public final class StateBenchmark {
                     "full List of %,d machines (client-observed, %.0f MB): p50 %.0f ms, p99 %.0f ms%n",
                     all.getMachinesCount(),
                     all.getSerializedSize() / 1e6,
-                    EngineListLatency.pct(full, 50),
-                    EngineListLatency.pct(full, 99));
+                    BenchScale.percentileMillis(full, 50),
+                    BenchScale.percentileMillis(full, 99));
             List<String> speculative = new ArrayList<>();
             for (Machine m : stub.list(ListFilter.newBuilder()
                             .addStates(MachineState.MACHINE_STATE_SPECULATIVE)
@@ -171,9 +200,9 @@ public final class StateBenchmark {
                 delta[i] = System.nanoTime() - t0;
             }
             System.out.printf(
-                    "delta List, 100 changed of 100,000 (client-observed, an upper bound of server time):"
+                    "delta List, 100 changed of %,d (client-observed, an upper bound of server time):"
                             + " p50 %.2f ms, p99 %.2f ms%n",
-                    EngineListLatency.pct(delta, 50), EngineListLatency.pct(delta, 99));
+                    machines, BenchScale.percentileMillis(delta, 50), BenchScale.percentileMillis(delta, 99));
             channel.shutdownNow();
         }
     }
