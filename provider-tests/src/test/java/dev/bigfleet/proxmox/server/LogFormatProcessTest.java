@@ -9,9 +9,11 @@ import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code --log-format json} as an operator runs it: every stderr line of the process is one JSON object. */
+@Tag("process")
 class LogFormatProcessTest {
     @Test
     void everyLineIsJsonAndTheStartupLineCarriesItsFields() throws Exception {

@@ -19,9 +19,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The provider as a process: exit codes, one-line errors, probes, and a graceful SIGTERM. */
+@Tag("process")
 class ProviderProcessTest {
     private static final Duration START = Duration.ofSeconds(60);
     private final HttpClient http = HttpClient.newHttpClient();

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one line on stderr naming what is wrong, the exit code, nothing on stdout, and never the value of
  * a secret, wherever it was typed.
  */
+@Tag("process")
 class StartupMistakesProcessTest {
     private static final String SECRET = "5ec7e7aa-70ce-4e11-b1ab-c0ffee000001";
     private static final String OTHER_SECRET = "0dd5ec7e-70ce-4e11-b1ab-c0ffee000002";

@@ -224,7 +224,9 @@ public final class ProviderProcess implements AutoCloseable {
 
     /** SIGTERM, a graceful stop; returns the exit code. */
     public int stop(Duration timeout) throws InterruptedException {
-        process.destroy();
+        // through its handle: Process.destroy() also closes the pipes at once, losing what the
+        // provider logs while it shuts down
+        process.toHandle().destroy();
         return awaitExit(timeout);
     }
 

@@ -38,12 +38,13 @@ public final class ProviderReplica implements AutoCloseable {
     private final Optional<Path> logFile;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
-    private int grpcPort;
-    private int httpPort = -1;
-    private RunningProvider inJvm;
-    private JvmLog jvmLog;
-    private ProviderProcess process;
-    private ManagedChannel channel;
+    // a test may start a replica on one thread while it watches the others on another
+    private volatile int grpcPort;
+    private volatile int httpPort = -1;
+    private volatile RunningProvider inJvm;
+    private volatile JvmLog jvmLog;
+    private volatile ProviderProcess process;
+    private volatile ManagedChannel channel;
 
     ProviderReplica(
             Launch launch,
@@ -84,6 +85,11 @@ public final class ProviderReplica implements AutoCloseable {
             ProviderProcess.ServingPorts ports = process.awaitServing(START);
             grpcPort = ports.grpc();
             httpPort = ports.http().orElse(-1);
+        }
+        ManagedChannel open = channel;
+        if (open != null) {
+            // back on the same port: connect now, not when the backoff after the outage runs out
+            open.resetConnectBackoff();
         }
     }
 

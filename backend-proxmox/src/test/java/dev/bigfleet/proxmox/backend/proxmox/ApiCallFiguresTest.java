@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>mvn -q -B install -pl backend-proxmox -Dtest=ApiCallFiguresTest -Dsurefire.failIfNoSpecifiedTests=false</pre>
  */
+@Tag("paced")
 class ApiCallFiguresTest {
     static final int MANAGED = 1000;
     /** Clone 3 units, start 1, guest agent up 5 units after the start, guest commands 1. */

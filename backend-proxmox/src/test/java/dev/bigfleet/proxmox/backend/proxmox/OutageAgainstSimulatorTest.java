@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * that runs through the outage is waited out, and {@code apiStatus()} tells since when the API is
  * unreachable and why.
  */
+@Tag("recovery")
 class OutageAgainstSimulatorTest {
     private static final String HOOK = "^/bin/sh /run/bigfleet-bootstrap$";
 

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -27,6 +28,7 @@ import org.openqa.selenium.support.ui.Select;
  * bookmarked address restores filters, sort and page; durations tick every second without a fetch.
  * Leaves a screenshot in {@code target/admin-page.png}.
  */
+@Tag("browser")
 class AdminPageBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern UTC = Pattern.compile("(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d) UTC");

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * API unreachable, a red banner names the error and since when, the header says unreachable, and no
  * node is shown online; once the API answers again the banner goes and the nodes are online.
  */
+@Tag("browser")
 class AdminPageOutageBrowserTest {
     private TestingProvider live;
     private HeadlessChromium browser;

@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * bigfleet_proxmox_failed_needs_attention} counts). The page marks it in the table, the failures
  * list, the summary and its detail view; the header shows when a reconcile last succeeded.
  */
+@Tag("browser")
 class FailedMachineBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ID = "proxmox/OnDemand/pve.large/pve-a/000";

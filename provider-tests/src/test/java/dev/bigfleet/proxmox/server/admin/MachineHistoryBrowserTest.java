@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.WebElement;
@@ -19,6 +20,7 @@ import org.openqa.selenium.WebElement;
  * first process ran, newest first, with kind, operation id, start and end in UTC, outcome and error,
  * as the state store kept them; opened from the failures list and from a bookmarked address.
  */
+@Tag("browser")
 class MachineHistoryBrowserTest {
     private static final String WALKED = "proxmox/OnDemand/pve.large/pve-a/000";
     private static final String FAILED = "proxmox/OnDemand/pve.large/pve-a/001";

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * The suite runs in a child JVM ({@link DurableConformanceRunner}), because its targets are
  * resolved once per JVM and this build's own run already uses an SQLite file.
  */
+@Tag("conformance")
 class PostgresDurabilityTest {
     @Test
     void durableBehavioursPassOnPostgresql() throws Exception {

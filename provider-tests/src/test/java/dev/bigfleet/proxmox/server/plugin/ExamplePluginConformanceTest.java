@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the example plugin from {@code --plugin-dir}; the suite runs in a child JVM too (see {@link
  * CoreConformanceRunner}). The provider's log shows the plugin started on its own Jackson.
  */
+@Tag("conformance")
 class ExamplePluginConformanceTest {
     private static final Pattern READY = Pattern.compile(
             "example backend ready \\(.*\\) with jackson-databind " + Pattern.quote(ExamplePlugin.JACKSON) + "\\s*$");

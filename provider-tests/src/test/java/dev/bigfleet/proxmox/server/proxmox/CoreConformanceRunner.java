@@ -20,7 +20,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * own conformance run starts. The durable profile is left out: it needs a provider the suite can
  * kill and restart itself.
  *
- * <pre>CoreConformanceRunner HOST:PORT</pre>
+ * <pre>CoreConformanceRunner HOST:PORT JQWIK-DATABASE</pre>
  *
  * Prints one line per test and a last line {@code N passed, N failed, N skipped}; exits 0 iff
  * nothing failed.
@@ -29,14 +29,14 @@ public final class CoreConformanceRunner {
     private CoreConformanceRunner() {}
 
     public static void main(String[] args) {
-        if (args.length != 1) {
-            System.err.println("usage: CoreConformanceRunner HOST:PORT");
+        if (args.length != 2) {
+            System.err.println("usage: CoreConformanceRunner HOST:PORT JQWIK-DATABASE");
             System.exit(2);
         }
         System.setProperty(Profile.CORE.property(), args[0]);
         int failed;
         try {
-            failed = run();
+            failed = run(Path.of(args[1]));
         } finally {
             ProviderClient.closeAll();
         }
@@ -45,7 +45,8 @@ public final class CoreConformanceRunner {
 
     /**
      * Runs the suite against {@code target} in a child JVM on this JVM's class path, its output in
-     * {@code report}; returns its exit code.
+     * {@code report} and jqwik's failure database beside it (runs may go on at the same time);
+     * returns its exit code.
      */
     public static int runInOwnJvm(String target, Path report) throws Exception {
         List<String> command = new ArrayList<>();
@@ -54,6 +55,8 @@ public final class CoreConformanceRunner {
         command.add(System.getProperty("java.class.path"));
         command.add(CoreConformanceRunner.class.getName());
         command.add(target);
+        command.add(
+                report.resolveSibling(report.getFileName() + ".jqwik-database").toString());
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(report.toFile())
@@ -65,14 +68,11 @@ public final class CoreConformanceRunner {
         return p.exitValue();
     }
 
-    private static int run() {
+    private static int run(Path jqwikDatabase) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectPackage("dev.bigfleet.proxmox.conformance.behaviour"))
                 .filters(excludeClassNamePatterns(".*Durability.*"))
-                .configurationParameter(
-                        "jqwik.database",
-                        Path.of(System.getProperty("java.io.tmpdir"), "bigfleet-proxmox-conformance.jqwik-database")
-                                .toString())
+                .configurationParameter("jqwik.database", jqwikDatabase.toString())
                 .configurationParameter("jqwik.reporting.onlyfailures", "true")
                 .build();
         SuiteTally tally = new SuiteTally();

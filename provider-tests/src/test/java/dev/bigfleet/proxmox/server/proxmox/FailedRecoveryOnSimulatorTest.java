@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * counted as needing attention while the drain fails; once it succeeds the VM is destroyed, after
  * the drain; a VM destroyed behind the provider's back stops counting in the hourly cost.
  */
+@Tag("recovery")
 class FailedRecoveryOnSimulatorTest {
     private static final Duration RECOVERY = Duration.ofSeconds(90);
     private static final byte[] BLOB = "#!/bin/sh\necho join\n".getBytes(StandardCharsets.UTF_8);

@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the outage, are trusted afterwards because the CA file (a Kubernetes-style Secret volume) is read
  * again without a restart.
  */
+@Tag("recovery")
 class OutageTest {
     private static final int EACH = 20;
     private static final Duration OUTAGE = Duration.ofSeconds(30);

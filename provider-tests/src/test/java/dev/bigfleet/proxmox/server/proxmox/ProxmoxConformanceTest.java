@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * each, chosen by tags or by a per-node map, cloned full or linked. The provider runs in this JVM
  * on ephemeral ports; the suite runs in a child JVM (see {@link CoreConformanceRunner}).
  */
+@Tag("conformance")
 class ProxmoxConformanceTest {
     /** Storages big enough that admission never refuses the suite's hundreds of Creates. */
     private static final long STORAGE_GIB = 1L << 24;
@@ -143,6 +147,7 @@ class ProxmoxConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("layouts")
+    @Execution(ExecutionMode.CONCURRENT) // each layout has a cluster, a provider and a suite of its own
     void coreAndCloudBehavioursPassOnTheRealBackend(Layout layout, @TempDir Path dir) throws Exception {
         try (TestingProxmoxCluster cluster = layout.cluster().get().start();
                 TestingProvider provider = TestingProvider.builder()

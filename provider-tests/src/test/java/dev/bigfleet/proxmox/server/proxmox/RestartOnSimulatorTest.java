@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * running is adopted, not made twice), every Delete ends SPECULATIVE with its VM gone, and nothing
  * is FAILED or left behind.
  */
+@Tag("recovery")
 class RestartOnSimulatorTest {
     private static final int EACH = 20;
 

@@ -12,6 +12,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
 import dev.bigfleet.proxmox.testing.AcknowledgedChanges;
 import dev.bigfleet.proxmox.testing.Launch;
 import dev.bigfleet.proxmox.testing.LifecycleCallers;
+import dev.bigfleet.proxmox.testing.ProviderReplica;
 import dev.bigfleet.proxmox.testing.TestingPostgres;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import io.grpc.Status;
@@ -25,6 +26,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * and {@code -Dfailover.renew} set the lease (default 2s and 500ms; the product's defaults are 6s
  * and 2s).
  */
+@Tag("recovery")
 class FailoverTest {
     private static final int CALLERS = 64;
     private static final int MACHINES_PER_CALLER = 3;
@@ -77,8 +82,10 @@ class FailoverTest {
             try (LifecycleCallers callers =
                     LifecycleCallers.start(changes, ids, CALLERS, MACHINES_PER_CALLER, new ToTheLeader(), () -> 1)) {
                 Random random = new Random(42);
+                CompletableFuture<Void> standby = CompletableFuture.completedFuture(null);
                 for (int cycle = 1; cycle <= CYCLES; cycle++) {
                     Thread.sleep(700 + random.nextInt(1500));
+                    standby.join(); // the replica killed last time is back, standing by
                     int leader = replicas.awaitLeader(TAKEOVER);
                     assertThat(leader).as("a leader before kill %d", cycle).isNotNegative();
                     long killed = System.nanoTime();
@@ -94,9 +101,11 @@ class FailoverTest {
                         replicas.replica(1 - leader).log().forEach(System.err::println);
                     }
                     assertThat(changes.violations()).as("violations").isEmpty();
-                    replicas.replica(leader).start(); // back as a standby
+                    // back as a standby, starting while the callers go on
+                    standby = startInBackground(replicas.replica(leader));
                     callers.resume();
                 }
+                standby.join();
 
                 int frozen = replicas.awaitLeader(TAKEOVER);
                 int successor = 1 - frozen;
@@ -126,6 +135,16 @@ class FailoverTest {
         } finally {
             report(failovers);
         }
+    }
+
+    private static CompletableFuture<Void> startInBackground(ProviderReplica replica) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                replica.start();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        });
     }
 
     /** Calls go to one replica until it does not answer, then to the other. */

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * flight, or FAILED as interrupted), every fence mark holds, no operation id is handed out twice,
  * and no machine is lost or duplicated. {@code -Dcrash.cycles=N} runs a longer soak.
  */
+@Tag("recovery")
 class CrashRecoveryTest {
     private static final int CLIENTS = 8;
     private static final int MACHINES_PER_CLIENT = 12;
@@ -56,7 +58,9 @@ class CrashRecoveryTest {
                     ids,
                     CLIENTS,
                     MACHINES_PER_CLIENT,
-                    LifecycleCallers.to(stub, Duration.ofMillis(20)),
+                    // without waiting for the connection: while the provider is down a call fails at
+                    // once, so the callers park as soon as the test pauses them
+                    LifecycleCallers.to(provider.grpc(), Duration.ofMillis(20)),
                     () -> epoch)) {
                 Random random = new Random(42);
                 for (int cycle = 1; cycle <= CYCLES; cycle++) {

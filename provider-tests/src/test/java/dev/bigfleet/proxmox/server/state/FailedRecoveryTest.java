@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cost. The fake keeps its VMs in memory, so after a restart a VM it held is gone, and a FAILED
  * machine whose VM is gone recovers without a drain.
  */
+@Tag("recovery")
 class FailedRecoveryTest {
     private static final Duration RECOVERY = Duration.ofSeconds(60);
     private static final byte[] BLOB = "#!/bin/sh\necho join\n".getBytes(StandardCharsets.UTF_8);
