@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.benchmarks;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -27,6 +28,13 @@ record BenchScale(boolean isShort, int small, int large, int warmupSeconds, int 
                 Integer.getInteger("bench.warmup", isShort ? 2 : 40),
                 Integer.getInteger("bench.seconds", isShort ? 2 : 20),
                 isShort ? 1 : 7);
+    }
+
+    /** Prints what the run measures, and where the providers' log goes. */
+    void announce(Path log, String warmupNote) {
+        System.out.printf(
+                "provider log: %s; %d s warm-up%s, %d s measured%s%n",
+                log, warmupSeconds, warmupNote, measuredSeconds, isShort ? "; a short run, small inventories" : "");
     }
 
     /**

@@ -31,9 +31,7 @@ public final class HaBenchmark {
         int seconds = scale.measuredSeconds();
         Path dir = Files.createTempDirectory("ha-bench");
         Path log = dir.resolve("provider.log");
-        System.out.printf(
-                "provider log: %s; %d s warm-up, %d s measured%s%n",
-                log, warmup, seconds, scale.isShort() ? "; a short run, small inventories" : "");
+        scale.announce(log, "");
         try (TestingPostgres postgres = TestingPostgres.start()) {
             for (int machines : new int[] {scale.small(), scale.large()}) {
                 double sqlite = throughput(

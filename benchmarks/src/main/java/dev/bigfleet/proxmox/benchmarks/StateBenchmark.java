@@ -45,9 +45,7 @@ public final class StateBenchmark {
         int seconds = scale.measuredSeconds();
         Path dir = Files.createTempDirectory("state-bench");
         Path log = dir.resolve("provider.log");
-        System.out.printf(
-                "provider log: %s; %d s warm-up (the JIT settles), %d s measured%s%n",
-                log, warmup, seconds, scale.isShort() ? "; a short run, small inventories" : "");
+        scale.announce(log, " (the JIT settles)");
 
         GrpcLifecycleLoad.Figures small =
                 throughput(dir.resolve("small.db"), log, scale.small(), warmup, seconds, false);

@@ -414,21 +414,26 @@ public abstract class BaseStateStoreTest<S> {
         }
     }
 
+    /** Writes a Create of {@code id} started at {@code t0} and ended successfully 3 s later (revisions 1, 2). */
+    private static void createdInThreeSeconds(StateStore store, String id, Instant t0) {
+        store.write(withOperation(
+                        id, MachineState.CREATING, OperationRecord.started(TransitionKind.CREATE, "op-1", t0), 1))
+                .join();
+        store.write(withOperation(
+                        id,
+                        MachineState.IDLE,
+                        OperationRecord.ended(
+                                TransitionKind.CREATE, "op-1", t0.plusSeconds(3), OperationOutcome.SUCCESS, ""),
+                        2))
+                .join();
+    }
+
     @Test
     void aWriteThatStartsOrEndsNoOperationLeavesTheHistoryAlone() throws Exception {
         S state = newState();
         Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
         try (StateStore store = openForWriting(state)) {
-            store.write(withOperation(
-                            "m1", MachineState.CREATING, OperationRecord.started(TransitionKind.CREATE, "op-1", t0), 1))
-                    .join();
-            store.write(withOperation(
-                            "m1",
-                            MachineState.IDLE,
-                            OperationRecord.ended(
-                                    TransitionKind.CREATE, "op-1", t0.plusSeconds(3), OperationOutcome.SUCCESS, ""),
-                            2))
-                    .join();
+            createdInThreeSeconds(store, "m1", t0);
             store.write(new StoreWrite(
                             machine("m1", MachineState.IDLE).toBuilder()
                                     .labels(Map.of("refreshed", "yes"))
@@ -459,16 +464,7 @@ public abstract class BaseStateStoreTest<S> {
         S image;
         StateStore store = openForWriting(state);
         try {
-            store.write(withOperation(
-                            "m1", MachineState.CREATING, OperationRecord.started(TransitionKind.CREATE, "op-1", t0), 1))
-                    .join();
-            store.write(withOperation(
-                            "m1",
-                            MachineState.IDLE,
-                            OperationRecord.ended(
-                                    TransitionKind.CREATE, "op-1", t0.plusSeconds(3), OperationOutcome.SUCCESS, ""),
-                            2))
-                    .join();
+            createdInThreeSeconds(store, "m1", t0);
             store.write(withOperation(
                             "m1",
                             MachineState.CONFIGURING,
