@@ -128,7 +128,10 @@ class FailedRecoveryOnSimulatorTest {
                         .until(() -> client.metric("bigfleet_proxmox_failed_needs_attention")
                                         .orElse(0)
                                 == 2.0);
-                assertThat(client.get(kept).getLastError()).contains("cleanup attempt 1 failed");
+                // the failure record is marked before the machine's new last_error is published
+                await().atMost(RECOVERY)
+                        .untilAsserted(() ->
+                                assertThat(client.get(kept).getLastError()).contains("cleanup attempt 1 failed"));
             } finally {
                 provider.kill();
             }
