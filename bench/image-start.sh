@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Start to /readyz 200 for BENCHMARKS.md: the container image (unpacked with umoci, run read-only
 # in a chroot by packaging's run-in-chroot.sh, as ImageIT runs it) against bin/proxmox, alternating,
-# each start on the fake backend with a fresh --state file. Needs root, umoci, curl and a build of
-# the image: mvn -q -DskipTests package. Usage: bench/image-start.sh [starts-of-each]
+# each start on the fake backend with a fresh --state file. Needs root, umoci and curl; builds the
+# image first (mvn package of packaging), so it works on a clean checkout.
+# Usage: bench/image-start.sh [--short] [starts-of-each]
+#   --short: one start of each, to prove the harness works (CI runs it)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ "${1:-}" = "--short" ]; then set -- 1; fi
 runs=${1:-7}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+mvn -q -B -DskipTests package -pl packaging -am
 mkdir -p "$work/layout"
 tar -xf packaging/target/bigfleet-proxmox-image.tar -C "$work/layout"
 ref=$(sed 's/.*"org.opencontainers.image.ref.name":"\([^"]*\)".*/\1/' "$work/layout/index.json")
@@ -18,11 +22,11 @@ umoci unpack --image "$work/layout:$ref" "$work/bundle" >/dev/null
 mapfile -t entrypoint < <(python3 -c 'import json,sys; [print(a) for a in json.load(open(sys.argv[1]))["process"]["args"]]' "$work/bundle/config.json")
 mapfile -t environment < <(python3 -c 'import json,sys; [print(a) for a in json.load(open(sys.argv[1]))["process"]["env"]]' "$work/bundle/config.json")
 
-flags=(--use-fake-backend --fake-latency 0s --addr 127.0.0.1:19700 --metrics-addr 127.0.0.1:19790)
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-ready_after() { # seconds from now until /readyz answers 200, then SIGTERM and wait
-  local pid=$1 start=$2
-  until curl -sf -o /dev/null http://127.0.0.1:19790/readyz; do
+ready_after() { # seconds from now until /readyz answers 200 on port $3, then SIGTERM and wait
+  local pid=$1 start=$2 port=$3
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/readyz"; do
     kill -0 "$pid" 2>/dev/null || { echo "provider died" >&2; exit 1; }
     sleep 0.02
   done
@@ -37,13 +41,17 @@ for i in $(seq 1 "$runs"); do
   state=$work/state-$i
   mkdir -p "$state/image" "$state/bin"
   chown 65532:65532 "$state/image"
+  port=$(free_port)
+  flags=(--use-fake-backend --fake-latency 0s --addr 127.0.0.1:0 --metrics-addr "127.0.0.1:$port")
   start=$(date +%s.%N)
   env -i "${environment[@]}" /bin/bash packaging/src/test/resources/run-in-chroot.sh "$work/bundle/rootfs" \
     "$state/image" /var/lib/bigfleet-proxmox /var/lib/bigfleet-proxmox 65532 65532 \
     "${entrypoint[@]}" "${flags[@]}" --state /var/lib/bigfleet-proxmox/state.db >"$work/image.log" 2>&1 &
-  image=$(ready_after $! "$start")
+  image=$(ready_after $! "$start" "$port")
+  port=$(free_port)
+  flags=(--use-fake-backend --fake-latency 0s --addr 127.0.0.1:0 --metrics-addr "127.0.0.1:$port")
   start=$(date +%s.%N)
   ./bin/proxmox "${flags[@]}" --state "$state/bin/state.db" >"$work/bin.log" 2>&1 &
-  launcher=$(ready_after $! "$start")
+  launcher=$(ready_after $! "$start" "$port")
   printf 'run %d: image %.2f s, bin/proxmox %.2f s\n' "$i" "$image" "$launcher"
 done

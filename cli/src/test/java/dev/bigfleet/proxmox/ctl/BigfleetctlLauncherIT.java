@@ -2,8 +2,7 @@ package dev.bigfleet.proxmox.ctl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,17 +29,9 @@ class BigfleetctlLauncherIT {
 
     @Test
     void listsCreatesAndReportsErrorsThroughTheLauncher() throws Exception {
-        try (RunningProvider provider = ProviderMain.start(
-                "--use-fake-backend",
-                "--addr",
-                "127.0.0.1:0",
-                "--metrics-addr",
-                "",
-                "--seed-count",
-                "2",
-                "--reconcile-interval",
-                "0")) {
-            String addr = "127.0.0.1:" + provider.grpcPort();
+        try (TestingProvider provider =
+                TestingProvider.builder().seedCount(2).noHttp().build()) {
+            String addr = provider.target();
             Run list = run("list", "--addr", addr);
             assertThat(list.exit()).as(list.err()).isZero();
             assertThat(list.out()).startsWith("ID ").contains("2 machines; cursor ");

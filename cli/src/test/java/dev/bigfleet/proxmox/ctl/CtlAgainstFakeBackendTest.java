@@ -2,8 +2,7 @@ package dev.bigfleet.proxmox.ctl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,24 +26,17 @@ class CtlAgainstFakeBackendTest {
     @TempDir
     static Path dir;
 
-    private static RunningProvider provider;
+    private static TestingProvider provider;
     private static Ctl ctl;
     private static Path blob;
 
     @BeforeAll
     static void start() throws Exception {
-        provider = ProviderMain.start(
-                "--use-fake-backend",
-                "--addr",
-                "127.0.0.1:0",
-                "--metrics-addr",
-                "",
-                "--seed-count",
-                "16",
-                "--fake-latency",
-                "20ms",
-                "--reconcile-interval",
-                "0");
+        provider = TestingProvider.builder()
+                .noHttp()
+                .seedCount(16)
+                .fakeLatency(Duration.ofMillis(20))
+                .build();
         ctl = new Ctl("--addr", "127.0.0.1:" + provider.grpcPort());
         blob = dir.resolve("blob");
         Files.writeString(blob, SECRET, StandardCharsets.UTF_8);

@@ -2,8 +2,8 @@ package dev.bigfleet.proxmox.ctl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.testing.TestingCertificates;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,31 +19,19 @@ class CtlMutualTlsTest {
     @TempDir
     static Path dir;
 
-    private static TestCertificates certs;
-    private static RunningProvider provider;
+    private static TestingCertificates certs;
+    private static TestingProvider provider;
     private static String addr;
 
     @BeforeAll
     static void start() throws Exception {
-        certs = TestCertificates.create(dir);
-        provider = ProviderMain.start(
-                "--use-fake-backend",
-                "--addr",
-                "127.0.0.1:0",
-                "--metrics-addr",
-                "",
-                "--seed-count",
-                "4",
-                "--fake-latency",
-                "20ms",
-                "--reconcile-interval",
-                "0",
-                "--tls-cert",
-                certs.serverCert.toString(),
-                "--tls-key",
-                certs.serverKey.toString(),
-                "--tls-ca",
-                certs.caCert.toString());
+        certs = TestingCertificates.create(dir);
+        provider = TestingProvider.builder()
+                .noHttp()
+                .seedCount(4)
+                .fakeLatency(Duration.ofMillis(20))
+                .mutualTls(certs)
+                .build();
         addr = "127.0.0.1:" + provider.grpcPort();
     }
 
@@ -59,17 +47,18 @@ class CtlMutualTlsTest {
                 "--addr",
                 addr,
                 "--tls-ca",
-                certs.caCert.toString(),
+                certs.caCert().toString(),
                 "--tls-cert",
-                certs.clientCert.toString(),
+                certs.clientCert().toString(),
                 "--tls-key",
-                certs.clientKey.toString());
+                certs.clientKey().toString());
         Lifecycle.drive(ctl, ID, blob, Duration.ofSeconds(20));
     }
 
     @Test
     void withoutAClientCertificateOrTlsTheCallFails() {
-        Ctl.Result noClientCert = Ctl.runExactly("list", "--addr", addr, "--tls-ca", certs.caCert.toString());
+        Ctl.Result noClientCert = Ctl.runExactly(
+                "list", "--addr", addr, "--tls-ca", certs.caCert().toString());
         assertThat(noClientCert.exit()).isEqualTo(1);
         assertThat(noClientCert.err()).startsWith("error: UNAVAILABLE");
         Ctl.Result plaintext = Ctl.runExactly("list", "--addr", addr, "--timeout", "5s");
@@ -86,9 +75,9 @@ class CtlMutualTlsTest {
                 addr,
                 "--tls",
                 "--tls-cert",
-                certs.clientCert.toString(),
+                certs.clientCert().toString(),
                 "--tls-key",
-                certs.clientKey.toString());
+                certs.clientKey().toString());
         assertThat(untrusted.exit()).isEqualTo(1);
         assertThat(untrusted.err()).startsWith("error: UNAVAILABLE");
         // the certificate names 127.0.0.1 and localhost, not this
@@ -97,16 +86,17 @@ class CtlMutualTlsTest {
                 "--addr",
                 addr,
                 "--tls-ca",
-                certs.caCert.toString(),
+                certs.caCert().toString(),
                 "--tls-cert",
-                certs.clientCert.toString(),
+                certs.clientCert().toString(),
                 "--tls-key",
-                certs.clientKey.toString(),
+                certs.clientKey().toString(),
                 "--tls-server-name",
                 "provider.example");
         assertThat(wrongName.exit()).isEqualTo(1);
         assertThat(wrongName.err()).startsWith("error: UNAVAILABLE");
-        Ctl.Result keyWithoutCert = Ctl.runExactly("list", "--addr", addr, "--tls-key", certs.clientKey.toString());
+        Ctl.Result keyWithoutCert = Ctl.runExactly(
+                "list", "--addr", addr, "--tls-key", certs.clientKey().toString());
         assertThat(keyWithoutCert.exit()).isEqualTo(1);
         assertThat(keyWithoutCert.err()).isEqualTo("error: --tls-cert and --tls-key go together\n");
     }

@@ -5,8 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CreateRequest;
-import dev.bigfleet.proxmox.server.ProviderMain;
-import dev.bigfleet.proxmox.server.RunningProvider;
+import dev.bigfleet.proxmox.testing.TestingProvider;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.io.PrintWriter;
@@ -23,22 +22,15 @@ import org.junit.jupiter.api.Test;
 
 /** {@code list --watch} prints the changes another client makes, as they land. */
 class CtlWatchTest {
-    private static RunningProvider provider;
+    private static TestingProvider provider;
 
     @BeforeAll
     static void start() throws Exception {
-        provider = ProviderMain.start(
-                "--use-fake-backend",
-                "--addr",
-                "127.0.0.1:0",
-                "--metrics-addr",
-                "",
-                "--seed-count",
-                "8",
-                "--fake-latency",
-                "300ms",
-                "--reconcile-interval",
-                "0");
+        provider = TestingProvider.builder()
+                .noHttp()
+                .seedCount(8)
+                .fakeLatency(Duration.ofMillis(300))
+                .build();
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,12 +15,14 @@ import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +32,7 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>mvn -q -B install -pl backend-proxmox -Dtest=ApiCallFiguresTest -Dsurefire.failIfNoSpecifiedTests=false</pre>
  */
+@Tag("paced")
 class ApiCallFiguresTest {
     static final int MANAGED = 1000;
     /** Clone 3 units, start 1, guest agent up 5 units after the start, guest commands 1. */
@@ -42,12 +46,13 @@ class ApiCallFiguresTest {
         rows.addAll(operations(PACED, "simulated delays, unit " + PACED.toMillis() + " ms"));
         rows.addAll(localCreates(Duration.ZERO, "instant"));
         rows.addAll(localCreates(PACED, "simulated delays, unit " + PACED.toMillis() + " ms"));
-        try (SimCluster cluster = SimCluster.start()) {
+        try (TestingProxmoxCluster cluster =
+                TestingProxmoxCluster.builder().pool(POOL).start()) {
             CountingRecorder calls = new CountingRecorder();
             addManagedVms(cluster, MANAGED);
-            try (ProxmoxBackend fresh = cluster.backend("proxmox", calls)) {
+            try (ProxmoxBackend fresh = SimulatorBackends.backend(cluster, "proxmox", calls)) {
                 calls.reset();
-                cluster.sim.clearRequests();
+                cluster.simulator().clearRequests();
                 assertThat(fresh.describeManaged()).hasSize(MANAGED);
                 rows.add(row(
                         "Reconcile pass, " + MANAGED + " managed VMs, first pass of a new process",
@@ -73,13 +78,16 @@ class ApiCallFiguresTest {
     /** One machine through Create, Configure, Drain and Delete, with the simulator's delays scaled. */
     private static List<Row> operations(Duration latency, String pace) throws Exception {
         List<Row> rows = new ArrayList<>();
-        try (SimCluster cluster = SimCluster.start(b -> b.latency(latency))) {
+        try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
+                .pool(POOL)
+                .customize(b -> b.latency(latency))
+                .start()) {
             CountingRecorder calls = new CountingRecorder();
-            try (ProxmoxBackend backend = cluster.backend("proxmox", calls)) {
+            try (ProxmoxBackend backend = SimulatorBackends.backend(cluster, "proxmox", calls)) {
                 String id = "proxmox/OnDemand/pve.small/pve1/000";
                 calls.reset();
-                cluster.sim.clearRequests();
-                CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+                cluster.simulator().clearRequests();
+                CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
                 rows.add(row("Create (" + pace + ")", calls, cluster, "21 + 3M + polls"));
 
                 VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
@@ -107,20 +115,24 @@ class ApiCallFiguresTest {
      */
     private static List<Row> localCreates(Duration latency, String pace) throws Exception {
         List<Row> rows = new ArrayList<>();
-        try (SimCluster cluster = SimCluster.localStorage(b -> b.latency(latency))) {
+        try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
+                .localStorage()
+                .pool(POOL)
+                .customize(b -> b.latency(latency))
+                .start()) {
             CountingRecorder calls = new CountingRecorder();
-            String tags = "[\"" + SimCluster.TEMPLATE_TAG + "\"]";
-            InstanceTypeCatalog catalog = SimCluster.catalog(
-                    SimCluster.type("pve.small", Map.of("template_tags", tags)),
-                    SimCluster.type("pve.medium", Map.of("template_tags", tags, "clone_mode", "\"linked\"")));
-            List<Offering> offerings = new ArrayList<>(SimCluster.onEachNode("pve.small"));
-            offerings.addAll(SimCluster.onEachNode("pve.medium"));
-            try (ProxmoxBackend backend =
-                    cluster.backend("proxmox", SimCluster.THREE_NODES, catalog, offerings, Map.of(), calls)) {
+            String tags = "[\"" + SimulatorBackends.TEMPLATE_TAG + "\"]";
+            InstanceTypeCatalog catalog = SimulatorBackends.catalog(
+                    SimulatorBackends.type("pve.small", Map.of("template_tags", tags)),
+                    SimulatorBackends.type("pve.medium", Map.of("template_tags", tags, "clone_mode", "\"linked\"")));
+            List<Offering> offerings = new ArrayList<>(SimulatorBackends.onEachNode("pve.small"));
+            offerings.addAll(SimulatorBackends.onEachNode("pve.medium"));
+            try (ProxmoxBackend backend = SimulatorBackends.backend(
+                    cluster, "proxmox", SimulatorBackends.THREE_NODES, catalog, offerings, Map.of(), calls)) {
                 backend.describeManaged();
                 for (String[] c : new String[][] {{"pve.small", "pve2", "full"}, {"pve.medium", "pve3", "linked"}}) {
                     calls.reset();
-                    cluster.sim.clearRequests();
+                    cluster.simulator().clearRequests();
                     String id = "proxmox/OnDemand/" + c[0] + "/" + c[1] + "/000";
                     backend.cloneAndStart(
                             new CloneSpec(id, catalog.find(c[0]).orElseThrow(), c[1], Map.of()), forMachine(id));
@@ -133,7 +145,7 @@ class ApiCallFiguresTest {
                 }
                 String again = "proxmox/OnDemand/pve.medium/pve3/001";
                 calls.reset();
-                cluster.sim.clearRequests();
+                cluster.simulator().clearRequests();
                 backend.cloneAndStart(
                         new CloneSpec(again, catalog.find("pve.medium").orElseThrow(), "pve3", Map.of()),
                         forMachine(again));
@@ -148,31 +160,31 @@ class ApiCallFiguresTest {
     }
 
     /** The calls since the last row, cross-checked against what the simulator answered. */
-    private static Row row(String what, CountingRecorder calls, SimCluster cluster, String reference) {
+    private static Row row(String what, CountingRecorder calls, TestingProxmoxCluster cluster, String reference) {
         int n = calls.total();
-        assertThat(cluster.sim.requests())
+        assertThat(cluster.simulator().requests())
                 .as("requests the simulator saw for: " + what)
                 .hasSize(n);
         System.out.println(what + ": " + calls.snapshot());
         Row r = new Row(what, n, reference);
         calls.reset();
-        cluster.sim.clearRequests();
+        cluster.simulator().clearRequests();
         return r;
     }
 
-    private static void addManagedVms(SimCluster cluster, int count) {
+    private static void addManagedVms(TestingProxmoxCluster cluster, int count) {
         Markers markers = new Markers("proxmox");
         for (int i = 0; i < count; i++) {
             String id = String.format("proxmox/OnDemand/pve.small/pve%d/%03d", 1 + i % 2, 100 + i);
             int vmid = 2000 + i;
-            cluster.sim
+            cluster.simulator()
                     .faults()
                     .createForeignVm(ForeignVm.of(vmid, i % 2 == 0 ? "pve1" : "pve2")
                             .withName(Markers.vmName("pve.small", id))
                             .withTags(markers.tagsFor(id).wire())
                             .withDescription(markers.description(id, "op-" + i).render())
                             .withPower(PowerState.RUNNING)
-                            .inPool(SimCluster.POOL));
+                            .inPool(POOL));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +20,7 @@ import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -29,13 +31,13 @@ import org.junit.jupiter.api.Test;
 
 /** How the real backend copes with a misbehaving cluster, proven against the simulator's faults. */
 class FaultsAgainstSimulatorTest {
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
     private ProxmoxBackend backend;
     private final CountingRecorder calls = new CountingRecorder();
 
     private ProxmoxBackend start(Map<String, String> overrides) throws Exception {
-        cluster = SimCluster.start();
-        backend = cluster.backend("proxmox", overrides, calls);
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
+        backend = SimulatorBackends.backend(cluster, "proxmox", overrides, calls);
         return backend;
     }
 
@@ -55,7 +57,7 @@ class FaultsAgainstSimulatorTest {
     }
 
     private List<VmView> clones() {
-        return cluster.sim.vms().stream().filter(v -> !v.template()).toList();
+        return cluster.simulator().vms().stream().filter(v -> !v.template()).toList();
     }
 
     private static BackendException failure(ThrowingCall call) {
@@ -77,10 +79,10 @@ class FaultsAgainstSimulatorTest {
     @Test
     void aFailedCloneTaskFailsTheCreateAndLeavesNoVm() throws Exception {
         start(Map.of());
-        cluster.sim.faults().failTasks(TaskKind.CLONE, 1);
+        cluster.simulator().faults().failTasks(TaskKind.CLONE, 1);
         String id = "proxmox/OnDemand/pve.small/pve1/000";
 
-        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
+        BackendException e = failure(() -> backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id)));
 
         assertThat(e.getMessage())
                 .startsWith("create: full clone of template 9000 on pve1: task failed:")
@@ -91,11 +93,11 @@ class FaultsAgainstSimulatorTest {
     @Test
     void anAgentThatNeverAnswersFailsTheCreateAfterTheAgentTimeout() throws Exception {
         start(Map.of("agent-timeout", "2s"));
-        cluster.sim.faults().agentNeverUpForNewVms(true);
+        cluster.simulator().faults().agentNeverUpForNewVms(true);
         String id = "proxmox/OnDemand/pve.small/pve1/001";
 
         long t0 = System.nanoTime();
-        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id)));
+        BackendException e = failure(() -> backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id)));
 
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(20));
         assertThat(e.getMessage())
@@ -108,9 +110,9 @@ class FaultsAgainstSimulatorTest {
     void aHookThatExitsNonZeroFailsConfigureWithItsCodeAndStderrAndTheBlobIsStillDeleted() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/002";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         String noisy = "x".repeat(5000) + " join failed: token " + "abcdef.0123456789abcdef" + " rejected";
-        cluster.sim.faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(1, "", noisy));
+        cluster.simulator().faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(1, "", noisy));
 
         BackendException e = failure(() -> backend.applyBootstrap(
                 new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(id)));
@@ -120,7 +122,7 @@ class FaultsAgainstSimulatorTest {
                         + " exited with code 1: …")
                 .endsWith("join failed: token " + Redactor.MASK + " rejected");
         assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length).isLessThan(2300);
-        VmView after = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        VmView after = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(after.files()).doesNotContainKey("/run/bigfleet-bootstrap");
         assertThat(after.execs().get(after.execs().size() - 1).argv()).startsWith("rm", "-f");
     }
@@ -128,8 +130,8 @@ class FaultsAgainstSimulatorTest {
     @Test
     void transientServerErrorsAreRetriedThenSucceed() throws Exception {
         start(Map.of());
-        cluster.sim.faults().failRequests("GET", "/cluster/resources", 2, 500, "got timeout");
-        cluster.sim
+        cluster.simulator().faults().failRequests("GET", "/cluster/resources", 2, 500, "got timeout");
+        cluster.simulator()
                 .faults()
                 .failRequests(
                         "POST",
@@ -137,11 +139,11 @@ class FaultsAgainstSimulatorTest {
                         1,
                         500,
                         "can't lock file" + " '/var/lock/qemu-server/lock-9000.conf' - got timeout");
-        cluster.sim.faults().failRequests("PUT", "/nodes/pve1/qemu/\\d+/config", 1, 595, "");
-        cluster.sim.faults().failRequests("GET", "/nodes/pve1/tasks/.*/status", 2, 503, "busy");
+        cluster.simulator().faults().failRequests("PUT", "/nodes/pve1/qemu/\\d+/config", 1, 595, "");
+        cluster.simulator().faults().failRequests("GET", "/nodes/pve1/tasks/.*/status", 2, 503, "busy");
         String id = "proxmox/OnDemand/pve.small/pve1/003";
 
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
 
         assertThat(clones()).singleElement().satisfies(v -> assertThat(v.vmid()).isEqualTo((int) vm.vmid()));
         assertThat(calls.failures()).isGreaterThanOrEqualTo(6);
@@ -150,11 +152,11 @@ class FaultsAgainstSimulatorTest {
     @Test
     void aCloneWhoseAnswerIsLostIsFoundInsteadOfClonedTwice() throws Exception {
         start(Map.of());
-        cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/9000/clone", 1);
+        cluster.simulator().faults().dropResponses("POST", "/nodes/pve1/qemu/9000/clone", 1);
         String id = "proxmox/OnDemand/pve.small/pve1/004";
 
-        CreatedVm first = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        CreatedVm retried = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm first = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        CreatedVm retried = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
 
         assertThat(retried).isEqualTo(first);
         assertThat(clones()).hasSize(1);
@@ -163,13 +165,13 @@ class FaultsAgainstSimulatorTest {
     @Test
     void aVmidTakenByAnotherClientIsRetriedWithAnotherOne() throws Exception {
         start(Map.of());
-        cluster.sim.faults().stealNextVmid();
+        cluster.simulator().faults().stealNextVmid();
         String id = "proxmox/OnDemand/pve.small/pve1/005";
 
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
 
         assertThat(clones()).hasSize(2);
-        VmView ours = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        VmView ours = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(ours.description()).contains("bigfleet-machine-id=" + id);
     }
 
@@ -180,41 +182,45 @@ class FaultsAgainstSimulatorTest {
         String b = "proxmox/OnDemand/pve.small/pve2/006";
         String c = "proxmox/OnDemand/pve.small/pve1/007";
 
-        assertThat(backend.cloneAndStart(SimCluster.clone(a, "pve1"), forMachine(a))
+        assertThat(backend.cloneAndStart(SimulatorBackends.clone(a, "pve1"), forMachine(a))
                         .vmid())
                 .isEqualTo(5000);
-        assertThat(backend.cloneAndStart(SimCluster.clone(b, "pve2"), forMachine(b))
+        assertThat(backend.cloneAndStart(SimulatorBackends.clone(b, "pve2"), forMachine(b))
                         .vmid())
                 .isEqualTo(5001);
-        BackendException e = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve1"), forMachine(c)));
+        BackendException e = failure(() -> backend.cloneAndStart(SimulatorBackends.clone(c, "pve1"), forMachine(c)));
         assertThat(e.getMessage()).contains("no free VMID left in --vmid-range 5000-5001");
     }
 
     @Test
     void aNodeWithoutTheMemoryOrOfflineFailsTheCreateFast() throws Exception {
-        cluster = SimCluster.start(b -> b.node(NodeSpec.of("pve3").withCapacity(4, 6L << 30)));
+        cluster = TestingProxmoxCluster.builder()
+                .pool(POOL)
+                .customize(b -> b.node(NodeSpec.of("pve3").withCapacity(4, 6L << 30)))
+                .start();
         backend = new ProxmoxApiBackendFactory()
                 .create(new BackendContext(
                         "proxmox",
                         List.of("pve1", "pve2", "pve3"),
-                        SimCluster.CATALOG,
+                        SimulatorBackends.CATALOG,
                         List.of(
                                 new Offering("pve.small", "pve2", CapacityType.ON_DEMAND, 4, Map.of(), Map.of()),
                                 new Offering("pve.small", "pve3", CapacityType.ON_DEMAND, 4, Map.of(), Map.of())),
-                        BackendOptions.of(cluster.options()),
+                        BackendOptions.of(SimulatorBackends.options(cluster)),
                         calls));
         String a = "proxmox/OnDemand/pve.small/pve3/000";
         String b = "proxmox/OnDemand/pve.small/pve3/001";
-        backend.cloneAndStart(SimCluster.clone(a, "pve3"), forMachine(a));
+        backend.cloneAndStart(SimulatorBackends.clone(a, "pve3"), forMachine(a));
 
-        BackendException full = failure(() -> backend.cloneAndStart(SimCluster.clone(b, "pve3"), forMachine(b)));
+        BackendException full = failure(() -> backend.cloneAndStart(SimulatorBackends.clone(b, "pve3"), forMachine(b)));
         assertThat(full.getMessage())
                 .contains("node pve3 has no room for pve.small (4096 MiB)")
                 .contains("--memory-overcommit 1.0");
 
-        cluster.sim.faults().nodeOnline("pve2", false);
+        cluster.simulator().faults().nodeOnline("pve2", false);
         String c = "proxmox/OnDemand/pve.small/pve2/000";
-        BackendException offline = failure(() -> backend.cloneAndStart(SimCluster.clone(c, "pve2"), forMachine(c)));
+        BackendException offline =
+                failure(() -> backend.cloneAndStart(SimulatorBackends.clone(c, "pve2"), forMachine(c)));
         assertThat(offline.getMessage()).isEqualTo("create: node pve2 is offline");
     }
 
@@ -222,8 +228,8 @@ class FaultsAgainstSimulatorTest {
     void aFailingDrainFailsWithItsExitCode() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/008";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator()
                 .faults()
                 .execsMatching(
                         "kubectl drain",
@@ -242,8 +248,8 @@ class FaultsAgainstSimulatorTest {
     void aVmDestroyedOutOfBandFailsConfigureAndDrainAndDeleteSucceeds() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/009";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim.faults().destroyVm((int) vm.vmid());
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().destroyVm((int) vm.vmid());
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
         BackendException e =
@@ -260,14 +266,14 @@ class FaultsAgainstSimulatorTest {
     void aVmidReusedByAForeignVmIsNeverTouched() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/010";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim.faults().destroyVm((int) vm.vmid());
-        cluster.sim
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().destroyVm((int) vm.vmid());
+        cluster.simulator()
                 .faults()
                 .createForeignVm(ForeignVm.of((int) vm.vmid(), "pve1")
                         .withPower(PowerState.RUNNING)
                         .withDescription("database server, do not touch"));
-        cluster.sim.clearRequests();
+        cluster.simulator().clearRequests();
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
         for (ThrowingCall call : List.<ThrowingCall>of(
@@ -280,18 +286,18 @@ class FaultsAgainstSimulatorTest {
                     .contains("left untouched");
         }
 
-        VmView foreign = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        VmView foreign = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(foreign.running()).isTrue();
         assertThat(foreign.execs()).isEmpty();
         assertThat(foreign.files()).isEmpty();
-        assertThat(cluster.sim.requests())
+        assertThat(cluster.simulator().requests())
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
     }
 
     @Test
     void anUnreachableClusterFailsFastOnceTheCircuitOpens() throws Exception {
         start(Map.of());
-        cluster.sim.close();
+        cluster.simulator().close();
         for (int i = 0; i < 3; i++) {
             failure(() -> backend.describeManaged());
         }

@@ -23,7 +23,7 @@ final class Leaks {
 
     static void assertNoSecret(String text) {
         assertThat(text)
-                .doesNotContain(SimCluster.SECRET)
+                .doesNotContain(SimulatorBackends.SECRET)
                 .doesNotContain("abcdef.0123456789abcdef")
                 .doesNotContain(Base64.getEncoder().encodeToString(BLOB));
     }

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +16,7 @@ import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -26,15 +28,15 @@ import org.junit.jupiter.api.Test;
 
 /** Create, Configure, Drain and Delete of the real backend against the simulator, over HTTPS. */
 class LifecycleAgainstSimulatorTest {
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
     private CountingRecorder calls;
     private ProxmoxBackend backend;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = SimCluster.start();
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
         calls = new CountingRecorder();
-        backend = cluster.backend("proxmox", calls);
+        backend = SimulatorBackends.backend(cluster, "proxmox", calls);
     }
 
     @AfterEach
@@ -49,13 +51,13 @@ class LifecycleAgainstSimulatorTest {
     }
 
     private VmView vm(long vmid) {
-        return cluster.sim.vm((int) vmid).orElseThrow(() -> new AssertionError("no VM " + vmid));
+        return cluster.simulator().vm((int) vmid).orElseThrow(() -> new AssertionError("no VM " + vmid));
     }
 
     @Test
     void createClonesAMarkedSizedRunningVmWithItsAgentUp() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve2/000";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve2"), forMachine(id));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve2"), forMachine(id));
 
         VmView vm = vm(created.vmid());
         assertThat(created.node()).isEqualTo("pve2");
@@ -73,16 +75,17 @@ class LifecycleAgainstSimulatorTest {
         assertThat(vm.cores()).isEqualTo(2);
         assertThat(vm.memoryMib()).isEqualTo(4096);
         assertThat(String.valueOf(vm.config().get("agent"))).isEqualTo("1");
-        assertThat(vm.pool()).isEqualTo(SimCluster.POOL);
-        assertThat(cluster.sim.vms().stream().filter(v -> !v.template())).hasSize(1);
+        assertThat(vm.pool()).isEqualTo(POOL);
+        assertThat(cluster.simulator().vms().stream().filter(v -> !v.template()))
+                .hasSize(1);
     }
 
     @Test
     void configureWritesTheBlobPrivatelyRunsTheHookAndDeletesTheBlob() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/000";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         AtomicReference<GuestFile> atHook = new AtomicReference<>();
-        cluster.sim.faults().guestCommands((guest, argv, input) -> {
+        cluster.simulator().faults().guestCommands((guest, argv, input) -> {
             if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
                 atHook.set(guest.file("/run/bigfleet-bootstrap").orElse(null));
             }
@@ -103,11 +106,11 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void aBlobLargerThanOneAgentWriteArrivesWhole() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/001";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         byte[] blob = new byte[150_000];
         new Random(7).nextBytes(blob);
         AtomicReference<GuestFile> atHook = new AtomicReference<>();
-        cluster.sim.faults().guestCommands((guest, argv, input) -> {
+        cluster.simulator().faults().guestCommands((guest, argv, input) -> {
             if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
                 atHook.set(guest.file("/run/bigfleet-bootstrap").orElse(null));
             }
@@ -125,7 +128,7 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void drainRunsKubectlBoundedByTheGracePeriodWithoutHidingFailures() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/002";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         VmTarget target = new VmTarget(id, created.node(), created.vmid());
         TestOperationContext op = forMachine(id);
 
@@ -145,8 +148,8 @@ class LifecycleAgainstSimulatorTest {
     @Test
     void aVmMovedByHaIsFoundByVmid() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/006";
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim.faults().migrateVm((int) created.vmid(), "pve2");
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().migrateVm((int) created.vmid(), "pve2");
 
         VmTarget stale = new VmTarget(id, "pve1", created.vmid());
         TestOperationContext op = forMachine(id);
@@ -154,15 +157,15 @@ class LifecycleAgainstSimulatorTest {
         backend.applyBootstrap(new BootstrapSpec(stale, "c", Leaks.BLOB), op);
         backend.destroy(stale, forMachine(id));
 
-        assertThat(cluster.sim.vm((int) created.vmid())).isEmpty();
+        assertThat(cluster.simulator().vm((int) created.vmid())).isEmpty();
     }
 
     @Test
     void describeListsThisProvidersVmsAndRereadsNothingOnTheNextPass() throws Exception {
         String a = "proxmox/OnDemand/pve.small/pve1/007";
         String b = "proxmox/OnDemand/pve.small/pve2/007";
-        CreatedVm va = backend.cloneAndStart(SimCluster.clone(a, "pve1"), forMachine(a));
-        CreatedVm vb = backend.cloneAndStart(SimCluster.clone(b, "pve2"), forMachine(b));
+        CreatedVm va = backend.cloneAndStart(SimulatorBackends.clone(a, "pve1"), forMachine(a));
+        CreatedVm vb = backend.cloneAndStart(SimulatorBackends.clone(b, "pve2"), forMachine(b));
 
         calls.reset();
         List<ManagedVm> vms = backend.describeManaged();
@@ -174,7 +177,7 @@ class LifecycleAgainstSimulatorTest {
 
         // a fresh process knows nothing: one listing plus one config read per VM, then one call
         CountingRecorder cold = new CountingRecorder();
-        try (ProxmoxBackend fresh = cluster.backend("proxmox", cold)) {
+        try (ProxmoxBackend fresh = SimulatorBackends.backend(cluster, "proxmox", cold)) {
             cold.reset();
             assertThat(fresh.describeManaged()).hasSize(2);
             assertThat(cold.total()).isEqualTo(3);
@@ -186,26 +189,26 @@ class LifecycleAgainstSimulatorTest {
 
     @Test
     void aTaggedVmThatLostItsDescriptionIsReportedWithoutAMachineAndCanBeDestroyed() throws Exception {
-        cluster.sim
+        cluster.simulator()
                 .faults()
                 .createForeignVm(ForeignVm.of(4242, "pve2")
                         .withTags("bigfleet;bigfleet-p-proxmox")
                         .withPower(PowerState.RUNNING)
-                        .inPool(SimCluster.POOL));
-        cluster.sim
+                        .inPool(POOL));
+        cluster.simulator()
                 .faults()
                 .createForeignVm(ForeignVm.of(4243, "pve2")
                         .withTags("bigfleet;bigfleet-p-other")
                         .withPower(PowerState.RUNNING)
-                        .inPool(SimCluster.POOL));
+                        .inPool(POOL));
 
         assertThat(backend.describeManaged()).containsExactly(new ManagedVm(Optional.empty(), "pve2", 4242, true));
         backend.destroy(new VmTarget("", "pve2", 4242), forMachine(""));
         assertThatThrownBy(() -> backend.destroy(new VmTarget("", "pve2", 4243), forMachine("")))
                 .hasMessageContaining("left untouched");
 
-        assertThat(cluster.sim.vm(4242)).isEmpty();
-        assertThat(cluster.sim.vm(4243)).isPresent();
+        assertThat(cluster.simulator().vm(4242)).isEmpty();
+        assertThat(cluster.simulator().vm(4243)).isPresent();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +19,7 @@ import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /** Creates and Deletes on a three-node cluster whose VM disks are node-local, one template per node. */
 class LocalStorageLifecycleTest {
     private static final long GIB = 1L << 30;
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
     private ProxmoxBackend backend;
 
     @AfterEach
@@ -51,7 +53,7 @@ class LocalStorageLifecycleTest {
             InstanceTypeCatalog catalog,
             Map<String, String> options)
             throws Exception {
-        start(SimCluster.THREE_NODES.stream().map(NodeSpec::of).toList(), layout, catalog, options);
+        start(SimulatorBackends.THREE_NODES.stream().map(NodeSpec::of).toList(), layout, catalog, options);
     }
 
     private void start(
@@ -60,12 +62,18 @@ class LocalStorageLifecycleTest {
             InstanceTypeCatalog catalog,
             Map<String, String> options)
             throws Exception {
-        cluster = SimCluster.localStorage(nodes, layout);
-        backend = cluster.backend(
+        cluster = TestingProxmoxCluster.builder()
+                .localStorage()
+                .nodes(nodes)
+                .pool(POOL)
+                .customize(layout)
+                .start();
+        backend = SimulatorBackends.backend(
+                cluster,
                 "proxmox",
-                SimCluster.THREE_NODES,
+                SimulatorBackends.THREE_NODES,
                 catalog,
-                SimCluster.onEachNode("pve.small"),
+                SimulatorBackends.onEachNode("pve.small"),
                 options,
                 new CountingRecorder());
     }
@@ -81,11 +89,11 @@ class LocalStorageLifecycleTest {
     }
 
     private VmView vm(CreatedVm c) {
-        return cluster.sim.vm((int) c.vmid()).orElseThrow();
+        return cluster.simulator().vm((int) c.vmid()).orElseThrow();
     }
 
     private List<TaskView> clones() {
-        return cluster.sim.tasks().stream()
+        return cluster.simulator().tasks().stream()
                 .filter(t -> t.type().equals("qmclone"))
                 .toList();
     }
@@ -93,9 +101,9 @@ class LocalStorageLifecycleTest {
     @Test
     void eachNodeClonesItsOwnTemplateChosenByTagsOnItself() throws Exception {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
-        start(b -> {}, catalog, Map.of("template-tags", SimCluster.TEMPLATE_TAG));
+        start(b -> {}, catalog, Map.of("template-tags", SimulatorBackends.TEMPLATE_TAG));
         for (int i = 0; i < 3; i++) {
-            String node = SimCluster.THREE_NODES.get(i);
+            String node = SimulatorBackends.THREE_NODES.get(i);
             CreatedVm c = create(catalog, node, 0);
             assertThat(c.node()).isEqualTo(node);
             assertThat(vm(c).node()).isEqualTo(node);
@@ -117,12 +125,12 @@ class LocalStorageLifecycleTest {
 
     @Test
     void aLinkedCloneSharesItsTemplatesBaseAndItsDeleteLeavesTheTemplate() throws Exception {
-        InstanceTypeCatalog catalog = SimCluster.catalog(SimCluster.type(
+        InstanceTypeCatalog catalog = SimulatorBackends.catalog(SimulatorBackends.type(
                 "pve.small",
                 Map.of("templates", "{\"pve1\":9001,\"pve2\":9002,\"pve3\":9003}", "clone_mode", "\"linked\"")));
         start(b -> {}, catalog, Map.of());
         CreatedVm c = create(catalog, "pve2", 0);
-        StorageView lvm = cluster.sim.storage("local-lvm", "pve2").orElseThrow();
+        StorageView lvm = cluster.simulator().storage("local-lvm", "pve2").orElseThrow();
         StorageView.VolumeView disk = lvm.volumes().stream()
                 .filter(v -> v.owner() == c.vmid())
                 .findFirst()
@@ -133,10 +141,13 @@ class LocalStorageLifecycleTest {
                 .isZero();
 
         backend.destroy(new VmTarget(spec(catalog, "pve2", 0).machineId(), c.node(), c.vmid()), forMachine("x"));
-        assertThat(cluster.sim.vm((int) c.vmid())).isEmpty();
-        assertThat(cluster.sim.vm(9002))
+        assertThat(cluster.simulator().vm((int) c.vmid())).isEmpty();
+        assertThat(cluster.simulator().vm(9002))
                 .hasValueSatisfying(t -> assertThat(t.template()).isTrue());
-        assertThat(cluster.sim.storage("local-lvm", "pve2").orElseThrow().volumes())
+        assertThat(cluster.simulator()
+                        .storage("local-lvm", "pve2")
+                        .orElseThrow()
+                        .volumes())
                 .extracting(StorageView.VolumeView::volid)
                 .containsExactly("local-lvm:base-9002-disk-0");
     }
@@ -155,8 +166,8 @@ class LocalStorageLifecycleTest {
                 .startsWith("ceph-vm:base-9000-disk-0/vm-" + c.vmid() + "-disk-0");
         assertThat(clones()).extracting(TaskView::node).containsExactly("pve1");
         backend.destroy(new VmTarget(spec(catalog, "pve3", 0).machineId(), c.node(), c.vmid()), forMachine("x"));
-        assertThat(cluster.sim.vm(9000)).isPresent();
-        assertThat(cluster.sim.storage("ceph-vm", "pve1").orElseThrow().volumes())
+        assertThat(cluster.simulator().vm(9000)).isPresent();
+        assertThat(cluster.simulator().storage("ceph-vm", "pve1").orElseThrow().volumes())
                 .extracting(StorageView.VolumeView::volid)
                 .containsExactly("ceph-vm:base-9000-disk-0");
     }
@@ -164,8 +175,8 @@ class LocalStorageLifecycleTest {
     @Test
     void aFullStorageFailsTheCreateNamingStorageNodeFreeAndNeededBeforeAnythingIsCloned() throws Exception {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
-        start(b -> {}, catalog, Map.of("template-tags", SimCluster.TEMPLATE_TAG));
-        cluster.sim.faults().storageCapacity("local-lvm", "pve2", 40 * GIB);
+        start(b -> {}, catalog, Map.of("template-tags", SimulatorBackends.TEMPLATE_TAG));
+        cluster.simulator().faults().storageCapacity("local-lvm", "pve2", 40 * GIB);
         // storage is read once per reconcile interval: a pass makes the next Create read it again
         backend.describeManaged();
         CloneSpec s = spec(catalog, "pve2", 0);
@@ -180,14 +191,15 @@ class LocalStorageLifecycleTest {
                                     + " for pve.small needs 32.0 GiB");
         }
         assertThat(clones()).isEmpty();
-        assertThat(cluster.sim.vms().stream().filter(v -> !v.template())).isEmpty();
+        assertThat(cluster.simulator().vms().stream().filter(v -> !v.template()))
+                .isEmpty();
     }
 
     @Test
     void aStorageLockTimeoutIsRetriedWithTheSameVmid() throws Exception {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
-        start(b -> {}, catalog, Map.of("template-tags", SimCluster.TEMPLATE_TAG));
-        cluster.sim.faults().storageLockTimeouts("local-lvm", 1);
+        start(b -> {}, catalog, Map.of("template-tags", SimulatorBackends.TEMPLATE_TAG));
+        cluster.simulator().faults().storageLockTimeouts("local-lvm", 1);
         CloneSpec s = spec(catalog, "pve1", 0);
         try {
             backend.cloneAndStart(s, forMachine(s.machineId()));
@@ -207,7 +219,7 @@ class LocalStorageLifecycleTest {
 
     @Test
     void theTypesShapeIsWrittenBeforeTheFirstStart() throws Exception {
-        InstanceTypeCatalog catalog = SimCluster.catalog(SimCluster.type(
+        InstanceTypeCatalog catalog = SimulatorBackends.catalog(SimulatorBackends.type(
                 "pve.small",
                 Map.of(
                         "template_tags", "[\"bigfleet-template\"]",
@@ -216,7 +228,7 @@ class LocalStorageLifecycleTest {
                         "vlan", "20",
                         "cpu_type", "\"x86-64-v2-AES\"")));
         start(
-                SimCluster.THREE_NODES.stream()
+                SimulatorBackends.THREE_NODES.stream()
                         .map(n -> NodeSpec.of(n).withBridges("vmbr0", "vmbr1"))
                         .toList(),
                 b -> {},
@@ -228,7 +240,7 @@ class LocalStorageLifecycleTest {
         assertThat(String.valueOf(v.config().get("scsi0"))).isEqualTo("local-lvm:vm-" + c.vmid() + "-disk-0,size=48G");
         assertThat(String.valueOf(v.config().get("net0"))).matches("virtio=[0-9A-F:]{17},bridge=vmbr1,tag=20");
         assertThat(v.config()).containsEntry("cpu", "x86-64-v2-AES");
-        assertThat(cluster.sim.tasks()).extracting(TaskView::type).contains("resize");
+        assertThat(cluster.simulator().tasks()).extracting(TaskView::type).contains("resize");
     }
 
     @Test
@@ -239,7 +251,7 @@ class LocalStorageLifecycleTest {
                         .template(TemplateSpec.of(9000, "pve1").withStorage("ceph-vm")),
                 catalog,
                 Map.of("max-concurrent-clones-per-node", "1"));
-        cluster.sim.faults().slowTasks(TaskKind.CLONE, 2, Duration.ofMillis(1500));
+        cluster.simulator().faults().slowTasks(TaskKind.CLONE, 2, Duration.ofMillis(1500));
         CompletableFuture<CreatedVm> onPve2 = CompletableFuture.supplyAsync(() -> call(catalog, "pve2"));
         CompletableFuture<CreatedVm> onPve3 = CompletableFuture.supplyAsync(() -> call(catalog, "pve3"));
         Thread.sleep(800);

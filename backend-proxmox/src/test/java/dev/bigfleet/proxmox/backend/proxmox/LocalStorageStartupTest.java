@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
@@ -7,6 +8,7 @@ import dev.bigfleet.proxmox.pvesim.StorageSpec;
 import dev.bigfleet.proxmox.pvesim.StorageType;
 import dev.bigfleet.proxmox.pvesim.TemplateSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * type, the node and the reason, before any Create could send a request Proxmox would refuse.
  */
 class LocalStorageStartupTest {
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
 
     @AfterEach
     void stop() {
@@ -36,12 +38,17 @@ class LocalStorageStartupTest {
             Consumer<dev.bigfleet.proxmox.pvesim.SimulatorConfig.Builder> layout,
             InstanceTypeCatalog catalog,
             Map<String, String> options) {
-        cluster = SimCluster.localStorage(layout);
-        try (ProxmoxBackend b = cluster.backend(
+        cluster = TestingProxmoxCluster.builder()
+                .localStorage()
+                .pool(POOL)
+                .customize(layout)
+                .start();
+        try (ProxmoxBackend b = SimulatorBackends.backend(
+                cluster,
                 "proxmox",
-                SimCluster.THREE_NODES,
+                SimulatorBackends.THREE_NODES,
                 catalog,
-                SimCluster.onEachNode("pve.small"),
+                SimulatorBackends.onEachNode("pve.small"),
                 options,
                 new CountingRecorder())) {
             throw new AssertionError("startup was not refused: " + b);
@@ -55,17 +62,18 @@ class LocalStorageStartupTest {
     }
 
     private ProxmoxBackend started(InstanceTypeCatalog catalog, Map<String, String> options) throws Exception {
-        return cluster.backend(
+        return SimulatorBackends.backend(
+                cluster,
                 "proxmox",
-                SimCluster.THREE_NODES,
+                SimulatorBackends.THREE_NODES,
                 catalog,
-                SimCluster.onEachNode("pve.small"),
+                SimulatorBackends.onEachNode("pve.small"),
                 options,
                 new CountingRecorder());
     }
 
     private static InstanceTypeCatalog small(Map<String, String> settings) {
-        return SimCluster.catalog(SimCluster.type("pve.small", settings));
+        return SimulatorBackends.catalog(SimulatorBackends.type("pve.small", settings));
     }
 
     @Test
@@ -112,8 +120,9 @@ class LocalStorageStartupTest {
                         + " carries the tags golden (tag one with them)");
         cluster.close();
         String two = refused(
-                b -> b.template(
-                        TemplateSpec.of(9012, "pve2").withStorage("local-lvm").withTags(SimCluster.TEMPLATE_TAG)),
+                b -> b.template(TemplateSpec.of(9012, "pve2")
+                        .withStorage("local-lvm")
+                        .withTags(SimulatorBackends.TEMPLATE_TAG)),
                 small(Map.of("template_tags", "[\"bigfleet-template\"]")),
                 Map.of());
         assertThat(two)
@@ -191,10 +200,14 @@ class LocalStorageStartupTest {
 
     @Test
     void anEntrysOwnChoiceWinsOverTheFlagsAndTagsWinOverTheVmid() throws Exception {
-        cluster = SimCluster.localStorage(b -> b.storage(StorageSpec.cephRbd())
-                .template(TemplateSpec.of(9000, "pve1").withStorage("ceph-vm")));
+        cluster = TestingProxmoxCluster.builder()
+                .localStorage()
+                .pool(POOL)
+                .customize(b -> b.storage(StorageSpec.cephRbd())
+                        .template(TemplateSpec.of(9000, "pve1").withStorage("ceph-vm")))
+                .start();
         try (ProxmoxBackend b =
-                started(InstanceTypeCatalog.builtIn(9000), Map.of("template-tags", SimCluster.TEMPLATE_TAG))) {
+                started(InstanceTypeCatalog.builtIn(9000), Map.of("template-tags", SimulatorBackends.TEMPLATE_TAG))) {
             assertThat(b.describeManaged()).isEmpty();
         }
         // the entry's own template_vmid (the shared one) wins over --template-tags

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -16,11 +17,13 @@ import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.spi.testkit.BackgroundCall;
 import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,16 +32,20 @@ import org.junit.jupiter.api.Test;
  * that runs through the outage is waited out, and {@code apiStatus()} tells since when the API is
  * unreachable and why.
  */
+@Tag("recovery")
 class OutageAgainstSimulatorTest {
     private static final String HOOK = "^/bin/sh /run/bigfleet-bootstrap$";
 
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
     private ProxmoxBackend backend;
     private final OutcomeLog calls = new OutcomeLog();
 
     private void start(Duration latency) throws Exception {
-        cluster = SimCluster.start(b -> b.latency(latency));
-        backend = cluster.backend("proxmox", calls);
+        cluster = TestingProxmoxCluster.builder()
+                .pool(POOL)
+                .customize(b -> b.latency(latency))
+                .start();
+        backend = SimulatorBackends.backend(cluster, "proxmox", calls);
     }
 
     @AfterEach
@@ -67,7 +74,7 @@ class OutageAgainstSimulatorTest {
     }
 
     private List<VmView> clones() {
-        return cluster.sim.vms().stream().filter(v -> !v.template()).toList();
+        return cluster.simulator().vms().stream().filter(v -> !v.template()).toList();
     }
 
     private static long runs(VmView vm, String regex) {
@@ -80,7 +87,7 @@ class OutageAgainstSimulatorTest {
         assertThat(status().reachable()).isTrue();
         Instant before = Instant.now();
 
-        cluster.sim.refuseConnections();
+        cluster.simulator().refuseConnections();
         BackgroundCall describe = BackgroundCall.start(() -> backend.describeManaged());
         assertThat(describe.await(Duration.ofSeconds(60))).isTrue();
 
@@ -102,7 +109,7 @@ class OutageAgainstSimulatorTest {
             return status().breakerOpen();
         });
 
-        cluster.sim.acceptConnections();
+        cluster.simulator().acceptConnections();
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
@@ -125,13 +132,13 @@ class OutageAgainstSimulatorTest {
         String id = "proxmox/OnDemand/pve.small/pve1/000";
         TestOperationContext context = TestOperationContext.withDeadline(id, Duration.ofMinutes(2));
         BackgroundCall create =
-                BackgroundCall.start(() -> backend.cloneAndStart(SimCluster.clone(id, "pve1"), context));
+                BackgroundCall.start(() -> backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), context));
         await().atMost(Duration.ofSeconds(30)).until(() -> !clones().isEmpty());
 
-        cluster.sim.refuseConnections();
+        cluster.simulator().refuseConnections();
         Thread.sleep(4000);
         assertThat(create.finished()).as("the create waits for the API").isFalse();
-        cluster.sim.acceptConnections();
+        cluster.simulator().acceptConnections();
 
         assertThat(create.await(Duration.ofSeconds(90))).isTrue();
         assertThat(create.failure()).isNull();
@@ -144,21 +151,21 @@ class OutageAgainstSimulatorTest {
     void aHookRunningThroughAnOutageIsWaitedForAndRunsOnce() throws Exception {
         start(Duration.ZERO);
         String id = "proxmox/OnDemand/pve.small/pve1/001";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim.faults().execsMatching(HOOK, ExecResult.exit(0).after(Duration.ofSeconds(3)));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().execsMatching(HOOK, ExecResult.exit(0).after(Duration.ofSeconds(3)));
         BackgroundCall configure = BackgroundCall.start(() -> backend.applyBootstrap(
                 new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB),
                 TestOperationContext.withDeadline(id, Duration.ofMinutes(2))));
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> runs(cluster.sim.vm((int) vm.vmid()).orElseThrow(), HOOK) == 1);
+                .until(() -> runs(cluster.simulator().vm((int) vm.vmid()).orElseThrow(), HOOK) == 1);
 
-        cluster.sim.refuseConnections();
+        cluster.simulator().refuseConnections();
         Thread.sleep(5000);
-        cluster.sim.acceptConnections();
+        cluster.simulator().acceptConnections();
 
         assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
         assertThat(configure.failure()).isNull();
-        VmView after = cluster.sim.vm((int) vm.vmid()).orElseThrow();
+        VmView after = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(runs(after, HOOK)).isEqualTo(1);
         assertThat(after.files()).doesNotContainKey("/run/bigfleet-bootstrap");
     }
@@ -167,36 +174,36 @@ class OutageAgainstSimulatorTest {
     void aConfigureThatCannotReachTheApiIsTransientAndOneAfterTheHookWasSentSaysTheBootstrapStarted() throws Exception {
         start(Duration.ZERO);
         String id = "proxmox/OnDemand/pve.small/pve1/002";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
 
-        cluster.sim.refuseConnections();
+        cluster.simulator().refuseConnections();
         BackgroundCall unreachable = BackgroundCall.start(
                 () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)));
         assertThat(unreachable.await(Duration.ofSeconds(90))).isTrue();
         assertThat(failure(unreachable).isTransient()).isTrue();
         assertThat(failure(unreachable).bootstrapStarted()).isFalse();
-        cluster.sim.acceptConnections();
+        cluster.simulator().acceptConnections();
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .until(this::reachableNow);
 
-        cluster.sim.faults().execsMatching(HOOK, ExecResult.exit(3, "", "join failed"));
+        cluster.simulator().faults().execsMatching(HOOK, ExecResult.exit(3, "", "join failed"));
         BackendException exited = failure(
                 ended(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id))));
         assertThat(exited.isTransient()).isFalse();
         assertThat(exited.bootstrapStarted()).isTrue();
         assertThat(exited.getMessage()).contains("exited with code 3");
 
-        cluster.sim.faults().execsMatching(HOOK, ExecResult.hang());
+        cluster.simulator().faults().execsMatching(HOOK, ExecResult.hang());
         BackendException hung = failure(ended(() -> backend.applyBootstrap(
                 new BootstrapSpec(target, "c", Leaks.BLOB),
                 TestOperationContext.withDeadline(id, Duration.ofSeconds(4)))));
         assertThat(hung.isTransient()).isFalse();
         assertThat(hung.bootstrapStarted()).isTrue();
 
-        cluster.sim.faults().clear();
-        cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
+        cluster.simulator().faults().clear();
+        cluster.simulator().faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
         BackendException lost = failure(
                 ended(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id))));
         assertThat(lost.isTransient())
@@ -227,14 +234,14 @@ class OutageAgainstSimulatorTest {
     void aDrainWhoseCommandAnswerIsLostIsDefiniteAndRunsOnce() throws Exception {
         start(Duration.ZERO);
         String id = "proxmox/OnDemand/pve.small/pve1/003";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
-        cluster.sim.faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
 
         BackendException e = failure(ended(() ->
                 backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5), forMachine(id))));
 
         assertThat(e.isTransient()).isFalse();
-        assertThat(runs(cluster.sim.vm((int) vm.vmid()).orElseThrow(), ".*kubectl drain.*"))
+        assertThat(runs(cluster.simulator().vm((int) vm.vmid()).orElseThrow(), ".*kubectl drain.*"))
                 .isEqualTo(1);
     }
 
@@ -243,7 +250,7 @@ class OutageAgainstSimulatorTest {
         start(Duration.ofMillis(100));
         String id = "proxmox/OnDemand/pve.small/pve1/004";
 
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         backend.applyBootstrap(
                 new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(id));
 
@@ -260,15 +267,16 @@ class OutageAgainstSimulatorTest {
     void aDeleteWhoseTaskRunsThroughAnOutageWaitsItOut() throws Exception {
         start(Duration.ofMillis(500));
         String id = "proxmox/OnDemand/pve.small/pve1/005";
-        CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         BackgroundCall delete = BackgroundCall.start(() -> backend.destroy(
                 new VmTarget(id, vm.node(), vm.vmid()), TestOperationContext.withDeadline(id, Duration.ofMinutes(2))));
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> cluster.sim.tasks().stream().anyMatch(t -> t.type().equals("qmstop")));
+                .until(() -> cluster.simulator().tasks().stream()
+                        .anyMatch(t -> t.type().equals("qmstop")));
 
-        cluster.sim.refuseConnections();
+        cluster.simulator().refuseConnections();
         Thread.sleep(3000);
-        cluster.sim.acceptConnections();
+        cluster.simulator().acceptConnections();
 
         assertThat(delete.await(Duration.ofSeconds(90))).isTrue();
         assertThat(delete.failure()).isNull();
@@ -279,7 +287,7 @@ class OutageAgainstSimulatorTest {
     @Test
     void theStatusOfAnUnreachableApiNamesNoSecret() throws Exception {
         start(Duration.ZERO);
-        cluster.sim.refuseConnections();
+        cluster.simulator().refuseConnections();
         BackgroundCall describe = BackgroundCall.start(() -> backend.describeManaged());
         assertThat(describe.await(Duration.ofSeconds(60))).isTrue();
 

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +16,7 @@ import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
@@ -27,10 +29,10 @@ import org.junit.jupiter.api.Test;
  * rather than cloned again, and a missing privilege stops startup naming it and its path.
  */
 class PoolScopedTokenTest {
-    private static final InstanceTypeCatalog CATALOG = SimCluster.catalog(SimCluster.type(
+    private static final InstanceTypeCatalog CATALOG = SimulatorBackends.catalog(SimulatorBackends.type(
             "pve.small",
             Map.of("template_tags", "[\"bigfleet-template\"]", "clone_mode", "\"linked\"", "disk_gib", "40")));
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
 
     @AfterEach
     void stop() {
@@ -43,17 +45,21 @@ class PoolScopedTokenTest {
     }
 
     private ProxmoxBackend start(UnaryOperator<TokenPrivileges> privileges) throws Exception {
-        TokenPrivileges p = TokenPrivileges.poolScoped(SimCluster.POOL);
+        TokenPrivileges p = TokenPrivileges.poolScoped(POOL);
         for (int t = 9001; t <= 9003; t++) {
             p.grant("/vms/" + t, "VM.Audit", "VM.Clone");
         }
-        cluster =
-                SimCluster.localStorage(b -> b.poolScopedToken(SimCluster.POOL).tokenPrivileges(privileges.apply(p)));
-        return cluster.backend(
+        cluster = TestingProxmoxCluster.builder()
+                .localStorage()
+                .pool(POOL)
+                .customize(b -> b.poolScopedToken(POOL).tokenPrivileges(privileges.apply(p)))
+                .start();
+        return SimulatorBackends.backend(
+                cluster,
                 "proxmox",
-                SimCluster.THREE_NODES,
+                SimulatorBackends.THREE_NODES,
                 CATALOG,
-                SimCluster.onEachNode("pve.small"),
+                SimulatorBackends.onEachNode("pve.small"),
                 Map.of(),
                 new CountingRecorder());
     }
@@ -64,8 +70,8 @@ class PoolScopedTokenTest {
             InstanceType small = CATALOG.find("pve.small").orElseThrow();
             String id = "proxmox/OnDemand/pve.small/pve2/000";
             CreatedVm vm = backend.cloneAndStart(new CloneSpec(id, small, "pve2", Map.of()), forMachine(id));
-            VmView v = cluster.sim.vm((int) vm.vmid()).orElseThrow();
-            assertThat(v.pool()).isEqualTo(SimCluster.POOL);
+            VmView v = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
+            assertThat(v.pool()).isEqualTo(POOL);
             assertThat(String.valueOf(v.config().get("scsi0"))).endsWith(",size=40G");
 
             VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
@@ -77,24 +83,24 @@ class PoolScopedTokenTest {
             backend.drain(new DrainSpec(target, "cluster-1", 30), drain);
             assertThat(backend.describeManaged()).hasSize(1);
             backend.destroy(target, forMachine(id));
-            assertThat(cluster.sim.vm((int) vm.vmid())).isEmpty();
-            assertThat(cluster.sim.vm(9002)).isPresent();
+            assertThat(cluster.simulator().vm((int) vm.vmid())).isEmpty();
+            assertThat(cluster.simulator().vm(9002)).isPresent();
         }
     }
 
     @Test
     void aCloneWhoseAnswerIsLostIsWaitedForWhileTheTokenCannotSeeIt() throws Exception {
         try (ProxmoxBackend backend = start(p -> p)) {
-            cluster.sim.faults().dropResponses("POST", "/nodes/pve3/qemu/9003/clone", 1);
+            cluster.simulator().faults().dropResponses("POST", "/nodes/pve3/qemu/9003/clone", 1);
             // invisible to the token for longer than a missing VM is given to show up
-            cluster.sim.faults().slowTasks(TaskKind.CLONE, 1, CloneLocator.ABSENT_GRACE.plusMillis(1500));
+            cluster.simulator().faults().slowTasks(TaskKind.CLONE, 1, CloneLocator.ABSENT_GRACE.plusMillis(1500));
             InstanceType small = CATALOG.find("pve.small").orElseThrow();
             String id = "proxmox/OnDemand/pve.small/pve3/000";
             CreatedVm vm = backend.cloneAndStart(new CloneSpec(id, small, "pve3", Map.of()), forMachine(id));
-            assertThat(cluster.sim.vms().stream().filter(v -> !v.template()))
+            assertThat(cluster.simulator().vms().stream().filter(v -> !v.template()))
                     .singleElement()
                     .satisfies(v -> assertThat(v.vmid()).isEqualTo((int) vm.vmid()));
-            assertThat(cluster.sim.tasks().stream().filter(t -> t.type().equals("qmclone")))
+            assertThat(cluster.simulator().tasks().stream().filter(t -> t.type().equals("qmclone")))
                     .as("cloned once")
                     .hasSize(1);
         }

@@ -1,5 +1,7 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
+
 import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.pvesim.TaskKind;
@@ -10,6 +12,7 @@ import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.testkit.BackendFixture;
 import dev.bigfleet.proxmox.spi.testkit.GuestFailure;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.time.Duration;
 
 /**
@@ -19,37 +22,38 @@ import java.time.Duration;
 final class ProxmoxFixture implements BackendFixture {
     private static final String CLUSTER = "contract-cluster";
 
-    private final SimCluster cluster = SimCluster.start();
+    private final TestingProxmoxCluster cluster =
+            TestingProxmoxCluster.builder().pool(POOL).start();
 
     @Override
     public ProxmoxBackend createBackend(ApiCallRecorder apiCalls) throws Exception {
-        return cluster.backend("proxmox", apiCalls);
+        return SimulatorBackends.backend(cluster, "proxmox", apiCalls);
     }
 
     @Override
     public CloneSpec cloneSpec(String machineId) {
-        return SimCluster.clone(machineId, "pve1");
+        return SimulatorBackends.clone(machineId, "pve1");
     }
 
     @Override
     public void stopVm(CreatedVm vm) {
-        cluster.sim.faults().setPower((int) vm.vmid(), PowerState.STOPPED);
+        cluster.simulator().faults().setPower((int) vm.vmid(), PowerState.STOPPED);
     }
 
     @Override
     public boolean isRunning(CreatedVm vm) {
-        return cluster.sim.vm((int) vm.vmid()).map(VmView::running).orElse(false);
+        return cluster.simulator().vm((int) vm.vmid()).map(VmView::running).orElse(false);
     }
 
     @Override
     public boolean exists(CreatedVm vm) {
-        return cluster.sim.vm((int) vm.vmid()).isPresent();
+        return cluster.simulator().vm((int) vm.vmid()).isPresent();
     }
 
     /** The hook is {@code --bootstrap-exec} (default /bin/sh) on {@code --bootstrap-path}. */
     @Override
     public GuestFailure failBootstrap(CreatedVm vm) {
-        cluster.sim
+        cluster.simulator()
                 .faults()
                 .execsMatching(
                         "^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(3, "", "kubeadm: the join was refused"));
@@ -58,7 +62,7 @@ final class ProxmoxFixture implements BackendFixture {
 
     @Override
     public GuestFailure failDrain(CreatedVm vm) {
-        cluster.sim
+        cluster.simulator()
                 .faults()
                 .execsMatching(
                         "kubectl drain",
@@ -70,7 +74,7 @@ final class ProxmoxFixture implements BackendFixture {
     /** A full clone is a Proxmox task the backend waits for. */
     @Override
     public boolean slowDownCreates(Duration atLeast) {
-        cluster.sim.faults().slowTasks(TaskKind.CLONE, 1, atLeast);
+        cluster.simulator().faults().slowTasks(TaskKind.CLONE, 1, atLeast);
         return true;
     }
 

@@ -1,11 +1,13 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a Secret (a {@code ..data} symlink swapped to a new directory), are used without a restart.
  */
 class RotationAgainstSimulatorTest {
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
     private ProxmoxBackend backend;
 
     @AfterEach
@@ -83,14 +85,14 @@ class RotationAgainstSimulatorTest {
 
     @Test
     void aNewClusterCertificateIsTrustedOnceTheCaFileIsSwappedWithoutARestart(@TempDir Path dir) throws Exception {
-        cluster = SimCluster.start();
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
         SecretVolume volume = new SecretVolume(dir);
-        volume.publish(Map.of("ca.pem", Files.readAllBytes(cluster.sim.caCertificate())));
-        backend = cluster.backend(
-                "proxmox", Map.of("ca-file", volume.file("ca.pem").toString()), new CountingRecorder());
+        volume.publish(Map.of("ca.pem", Files.readAllBytes(cluster.simulator().caCertificate())));
+        backend = SimulatorBackends.backend(
+                cluster, "proxmox", Map.of("ca-file", volume.file("ca.pem").toString()), new CountingRecorder());
         assertThat(describes()).isTrue();
 
-        cluster.sim.replaceCertificates();
+        cluster.simulator().replaceCertificates();
 
         AtomicReference<BackendException> refused = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
@@ -108,7 +110,7 @@ class RotationAgainstSimulatorTest {
         assertThat(down.reachable()).isFalse();
         assertThat(down.lastError()).hasValueSatisfying(m -> assertThat(m).contains("--proxmox-ca-file"));
 
-        volume.publish(Map.of("ca.pem", Files.readAllBytes(cluster.sim.caCertificate())));
+        volume.publish(Map.of("ca.pem", Files.readAllBytes(cluster.simulator().caCertificate())));
 
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
@@ -118,11 +120,11 @@ class RotationAgainstSimulatorTest {
 
     @Test
     void aRotatedTokenFileIsSentFromTheNextCallsOn(@TempDir Path dir) throws Exception {
-        cluster = SimCluster.start();
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
         SecretVolume volume = new SecretVolume(dir);
-        volume.publish(Map.of("token", (SimCluster.SECRET + "\n").getBytes(StandardCharsets.UTF_8)));
-        backend = cluster.backend(
-                "proxmox", Map.of("token-file", volume.file("token").toString()), new CountingRecorder());
+        volume.publish(Map.of("token", (SimulatorBackends.SECRET + "\n").getBytes(StandardCharsets.UTF_8)));
+        backend = SimulatorBackends.backend(
+                cluster, "proxmox", Map.of("token-file", volume.file("token").toString()), new CountingRecorder());
         assertThat(describes()).isTrue();
 
         String revoked = "0ld5ec7e-0000-4000-8000-000000000000";
@@ -139,7 +141,7 @@ class RotationAgainstSimulatorTest {
         });
         assertThat(refused.get().getMessage()).contains("HTTP 401").doesNotContain(revoked);
 
-        volume.publish(Map.of("token", (SimCluster.SECRET + "\n").getBytes(StandardCharsets.UTF_8)));
+        volume.publish(Map.of("token", (SimulatorBackends.SECRET + "\n").getBytes(StandardCharsets.UTF_8)));
         await().atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(200))
                 .until(this::describes);

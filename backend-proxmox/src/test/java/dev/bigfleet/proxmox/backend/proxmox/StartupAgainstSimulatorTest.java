@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -10,6 +11,7 @@ import dev.bigfleet.proxmox.pvesim.ForeignVm;
 import dev.bigfleet.proxmox.spi.BackendContext;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -29,11 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What the backend refuses at startup, each with one line naming the flag. */
 class StartupAgainstSimulatorTest {
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
 
     @BeforeEach
     void start() {
-        cluster = SimCluster.start();
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
     }
 
     @AfterEach
@@ -47,12 +49,12 @@ class StartupAgainstSimulatorTest {
     }
 
     private Exception refused(Map<String, String> overrides) {
-        return refused(overrides, List.of("pve1", "pve2"), SimCluster.offerings(), SimCluster.CATALOG);
+        return refused(overrides, List.of("pve1", "pve2"), SimulatorBackends.offerings(), SimulatorBackends.CATALOG);
     }
 
     private Exception refused(
             Map<String, String> overrides, List<String> nodes, List<Offering> offerings, InstanceTypeCatalog catalog) {
-        Map<String, String> o = new HashMap<>(cluster.options());
+        Map<String, String> o = new HashMap<>(SimulatorBackends.options(cluster));
         o.putAll(overrides);
         o.values().removeIf(String::isEmpty);
         try (ProxmoxBackend b = new ProxmoxApiBackendFactory()
@@ -69,14 +71,14 @@ class StartupAgainstSimulatorTest {
     void caAndPinAndBothModesAllConnect() throws Exception {
         for (Map<String, String> mode : List.of(
                 Map.of("tls-fingerprint", ""),
-                Map.of("ca-file", "", "tls-fingerprint", cluster.sim.fingerprint()),
+                Map.of("ca-file", "", "tls-fingerprint", cluster.simulator().fingerprint()),
                 Map.of(
                         "ca-file",
                         "",
                         "tls-fingerprint",
-                        cluster.sim.fingerprint().replace(":", "").toLowerCase(Locale.ROOT)),
-                Map.of("tls-fingerprint", cluster.sim.fingerprint()))) {
-            try (ProxmoxBackend b = cluster.backend("proxmox", mode, new CountingRecorder())) {
+                        cluster.simulator().fingerprint().replace(":", "").toLowerCase(Locale.ROOT)),
+                Map.of("tls-fingerprint", cluster.simulator().fingerprint()))) {
+            try (ProxmoxBackend b = SimulatorBackends.backend(cluster, "proxmox", mode, new CountingRecorder())) {
                 assertThat(b.describeManaged()).isEmpty();
             }
         }
@@ -96,7 +98,8 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void theTokenFileWinsOverTheInlineSecret() throws Exception {
-        try (ProxmoxBackend b = cluster.backend("proxmox", Map.of("token-secret", "ignored"), new CountingRecorder())) {
+        try (ProxmoxBackend b = SimulatorBackends.backend(
+                cluster, "proxmox", Map.of("token-secret", "ignored"), new CountingRecorder())) {
             assertThat(b.describeManaged()).isEmpty();
         }
     }
@@ -114,8 +117,10 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void aCertificateFromAnotherCaIsRefused() {
-        try (SimCluster other = SimCluster.start()) {
-            Exception e = refused(Map.of("ca-file", other.sim.caCertificate().toString()));
+        try (TestingProxmoxCluster other =
+                TestingProxmoxCluster.builder().pool(POOL).start()) {
+            Exception e =
+                    refused(Map.of("ca-file", other.simulator().caCertificate().toString()));
             assertThat(e.getMessage())
                     .startsWith("--proxmox-ca-file:")
                     .contains("not signed by a certificate authority in --proxmox-ca-file");
@@ -126,17 +131,20 @@ class StartupAgainstSimulatorTest {
     void caModeChecksTheHostNameAndPinModeDoesNot() throws Exception {
         Optional<String> address = nonLoopbackAddress();
         assumeTrue(address.isPresent(), "no non-loopback IPv4 address to reach the simulator by");
-        try (SimCluster wide = SimCluster.start(b -> b.address("0.0.0.0:0"))) {
-            String url = "https://" + address.get() + ":" + wide.sim.port() + "/api2/json";
-            Map<String, String> o = new HashMap<>(wide.options());
+        try (TestingProxmoxCluster wide = TestingProxmoxCluster.builder()
+                .pool(POOL)
+                .customize(b -> b.address("0.0.0.0:0"))
+                .start()) {
+            String url = "https://" + address.get() + ":" + wide.simulator().port() + "/api2/json";
+            Map<String, String> o = new HashMap<>(SimulatorBackends.options(wide));
             o.put("api-url", url);
             try {
                 new ProxmoxApiBackendFactory()
                         .create(new BackendContext(
                                 "proxmox",
                                 List.of("pve1", "pve2"),
-                                SimCluster.CATALOG,
-                                SimCluster.offerings(),
+                                SimulatorBackends.CATALOG,
+                                SimulatorBackends.offerings(),
                                 BackendOptions.of(o)))
                         .close();
                 throw new AssertionError("a certificate that does not name " + address.get() + " was accepted");
@@ -144,13 +152,13 @@ class StartupAgainstSimulatorTest {
                 assertThat(e.getMessage()).startsWith("--proxmox-ca-file:").contains("hostname verification failed");
             }
             o.remove("ca-file");
-            o.put("tls-fingerprint", wide.sim.fingerprint());
+            o.put("tls-fingerprint", wide.simulator().fingerprint());
             try (ProxmoxBackend pinned = new ProxmoxApiBackendFactory()
                     .create(new BackendContext(
                             "proxmox",
                             List.of("pve1", "pve2"),
-                            SimCluster.CATALOG,
-                            SimCluster.offerings(),
+                            SimulatorBackends.CATALOG,
+                            SimulatorBackends.offerings(),
                             BackendOptions.of(o)))) {
                 assertThat(pinned.describeManaged()).isEmpty();
             }
@@ -183,29 +191,29 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void nodesMustExistAndCoverEveryOffering() {
-        assertThat(refused(Map.of(), List.of(), SimCluster.offerings(), SimCluster.CATALOG)
+        assertThat(refused(Map.of(), List.of(), SimulatorBackends.offerings(), SimulatorBackends.CATALOG)
                         .getMessage())
                 .startsWith("--nodes: required by the proxmox backend");
-        assertThat(refused(Map.of(), List.of("pve1"), SimCluster.offerings(), SimCluster.CATALOG)
+        assertThat(refused(Map.of(), List.of("pve1"), SimulatorBackends.offerings(), SimulatorBackends.CATALOG)
                         .getMessage())
                 .isEqualTo("--nodes: offering pve.small is placed on node pve2, which is not in --nodes (pve1)");
         List<Offering> onPve9 =
                 List.of(new Offering("pve.small", "pve9", CapacityType.ON_DEMAND, 1, Map.of(), Map.of()));
-        assertThat(refused(Map.of(), List.of("pve1", "pve9"), onPve9, SimCluster.CATALOG)
+        assertThat(refused(Map.of(), List.of("pve1", "pve9"), onPve9, SimulatorBackends.CATALOG)
                         .getMessage())
                 .isEqualTo("--nodes: pve9 is not a node of this Proxmox cluster (it has: pve1,pve2)");
     }
 
     @Test
     void aTemplateVmidThatIsNotATemplateIsRefused() {
-        cluster.sim.faults().createForeignVm(ForeignVm.of(9001, "pve1"));
-        Exception e =
-                refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9001));
+        cluster.simulator().faults().createForeignVm(ForeignVm.of(9001, "pve1"));
+        Exception e = refused(
+                Map.of(), List.of("pve1", "pve2"), SimulatorBackends.offerings(), InstanceTypeCatalog.builtIn(9001));
         assertThat(e.getMessage())
                 .isEqualTo("--template-vmid: instance type pve.small on node pve1: VMID 9001 is a VM, not a template"
                         + " (convert it with `qm template 9001`)");
-        Exception missing =
-                refused(Map.of(), List.of("pve1", "pve2"), SimCluster.offerings(), InstanceTypeCatalog.builtIn(9555));
+        Exception missing = refused(
+                Map.of(), List.of("pve1", "pve2"), SimulatorBackends.offerings(), InstanceTypeCatalog.builtIn(9555));
         assertThat(missing.getMessage()).contains("template VMID 9555").contains("is not in the cluster");
     }
 
@@ -216,8 +224,8 @@ class StartupAgainstSimulatorTest {
 
     @Test
     void anUnreachableClusterIsAStartupError() {
-        int port = cluster.sim.port();
-        cluster.sim.close();
+        int port = cluster.simulator().port();
+        cluster.simulator().close();
         Exception e = refused(Map.of());
         assertThat(e).isInstanceOf(IllegalStateException.class);
         assertThat(e.getMessage()).startsWith("cannot reach the Proxmox API:").contains(":" + port);

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +16,7 @@ import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,23 +42,24 @@ class TemplateHooksTest {
     @TempDir
     Path dir;
 
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
     private ProxmoxBackend backend;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = SimCluster.start();
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
         byte[] bootstrapHook = Files.readAllBytes(KIT.resolve("bootstrap-hook.sh"));
         byte[] drainHook = Files.readAllBytes(KIT.resolve("drain-hook.sh"));
         // every clone has the hooks the template ships
-        cluster.sim.faults().guestCommands((guest, argv, input) -> {
+        cluster.simulator().faults().guestCommands((guest, argv, input) -> {
             if (guest.file(BOOTSTRAP_HOOK).isEmpty()) {
                 guest.write(BOOTSTRAP_HOOK, bootstrapHook, 0755);
                 guest.write(DRAIN_HOOK, drainHook, 0755);
             }
             return null;
         });
-        backend = cluster.backend(
+        backend = SimulatorBackends.backend(
+                cluster,
                 "proxmox",
                 Map.of("bootstrap-exec", "/bin/sh," + BOOTSTRAP_HOOK, "drain-exec", "/bin/sh, " + DRAIN_HOOK),
                 ApiCallRecorder.NONE);
@@ -80,12 +83,12 @@ class TemplateHooksTest {
     }
 
     private VmView vm(CreatedVm created) {
-        return cluster.sim.vm((int) created.vmid()).orElseThrow();
+        return cluster.simulator().vm((int) created.vmid()).orElseThrow();
     }
 
     @Test
     void configureJoinsWithTheBootstrapHookAndDrainRunsTheDrainHookWithItsTimeout() throws Exception {
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(ID, "pve1"), forMachine(ID));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(ID, "pve1"), forMachine(ID));
         VmTarget target = new VmTarget(ID, created.node(), created.vmid());
 
         backend.applyBootstrap(new BootstrapSpec(target, "prod-1", blob()), forMachine(ID));
@@ -109,9 +112,11 @@ class TemplateHooksTest {
 
     @Test
     void aFailingDrainHookFailsTheDrainWithItsExitCode() throws Exception {
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(ID, "pve1"), forMachine(ID));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(ID, "pve1"), forMachine(ID));
         VmTarget target = new VmTarget(ID, created.node(), created.vmid());
-        cluster.sim.faults().execsMatching("drain-hook\\.sh", ExecResult.exit(3, "", "error: cannot evict pod\n"));
+        cluster.simulator()
+                .faults()
+                .execsMatching("drain-hook\\.sh", ExecResult.exit(3, "", "error: cannot evict pod\n"));
 
         assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "prod-1", 0), forMachine(ID)))
                 .isInstanceOf(BackendException.class)
@@ -123,7 +128,7 @@ class TemplateHooksTest {
 
     @Test
     void aBlobTheHookCannotUseFailsConfigure() throws Exception {
-        CreatedVm created = backend.cloneAndStart(SimCluster.clone(ID, "pve1"), forMachine(ID));
+        CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(ID, "pve1"), forMachine(ID));
         VmTarget target = new VmTarget(ID, created.node(), created.vmid());
         byte[] notTar = "not an archive".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> backend.applyBootstrap(new BootstrapSpec(target, "prod-1", notTar), forMachine(ID)))

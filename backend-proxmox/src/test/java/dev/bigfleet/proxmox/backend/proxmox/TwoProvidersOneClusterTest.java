@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +10,7 @@ import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -17,11 +19,11 @@ import org.junit.jupiter.api.Test;
 
 /** Two providers with different labels share a cluster without seeing or touching each other's VMs. */
 class TwoProvidersOneClusterTest {
-    private SimCluster cluster;
+    private TestingProxmoxCluster cluster;
 
     @BeforeEach
     void start() {
-        cluster = SimCluster.start();
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
     }
 
     @AfterEach
@@ -46,12 +48,12 @@ class TwoProvidersOneClusterTest {
     }
 
     private void assertSeparate(String labelA, String labelB) throws Exception {
-        try (ProxmoxBackend a = cluster.backend(labelA, new CountingRecorder());
-                ProxmoxBackend b = cluster.backend(labelB, new CountingRecorder())) {
+        try (ProxmoxBackend a = SimulatorBackends.backend(cluster, labelA, new CountingRecorder());
+                ProxmoxBackend b = SimulatorBackends.backend(cluster, labelB, new CountingRecorder())) {
             String idA = labelA + "/OnDemand/pve.small/pve1/000";
             String idB = labelB + "/OnDemand/pve.small/pve1/000";
-            CreatedVm vmA = a.cloneAndStart(SimCluster.clone(idA, "pve1"), forMachine(idA));
-            CreatedVm vmB = b.cloneAndStart(SimCluster.clone(idB, "pve1"), forMachine(idB));
+            CreatedVm vmA = a.cloneAndStart(SimulatorBackends.clone(idA, "pve1"), forMachine(idA));
+            CreatedVm vmB = b.cloneAndStart(SimulatorBackends.clone(idB, "pve1"), forMachine(idB));
 
             assertThat(a.describeManaged()).containsExactly(new ManagedVm(Optional.of(idA), "pve1", vmA.vmid(), true));
             assertThat(b.describeManaged()).containsExactly(new ManagedVm(Optional.of(idB), "pve1", vmB.vmid(), true));
@@ -63,7 +65,7 @@ class TwoProvidersOneClusterTest {
             assertThatThrownBy(() -> b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA)))
                     .isInstanceOf(BackendException.class)
                     .hasMessageContaining("left untouched");
-            assertThat(cluster.sim.vm((int) vmA.vmid()))
+            assertThat(cluster.simulator().vm((int) vmA.vmid()))
                     .hasValueSatisfying(v -> assertThat(v.running()).isTrue());
 
             a.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA));

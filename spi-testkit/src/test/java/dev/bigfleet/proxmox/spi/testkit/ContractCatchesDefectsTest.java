@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,6 +20,7 @@ import org.junit.platform.testkit.engine.Events;
  * a backend's build would run them, on {@link ReferenceBackend}, once as it is and once with each
  * {@link Defect}.
  */
+@Tag("conformance")
 class ContractCatchesDefectsTest {
     /** The contract on the reference backend with {@link #defects}; run only through this class. */
     static class ContractOnReference extends BackendContractTest {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bigfleet.proxmox.engine.store.StoreException;
+import dev.bigfleet.proxmox.testing.TestingPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,11 +14,11 @@ import org.junit.jupiter.api.Test;
 
 /** TLS to the database with {@code sslmode=verify-full}: the server's certificate and name are checked. */
 class PostgresTlsTest {
-    private static TestPostgres postgres;
+    private static TestingPostgres postgres;
 
     @BeforeAll
     static void startPostgres() throws Exception {
-        postgres = TestPostgres.start(true);
+        postgres = TestingPostgres.start(true);
     }
 
     @AfterAll
@@ -28,7 +29,8 @@ class PostgresTlsTest {
     @Test
     void verifyFullConnectsWithTheServersCa() throws Exception {
         String db = postgres.createDatabase();
-        try (PostgresStateStore store = PostgresStateStore.open(postgres.target(db, Duration.ofSeconds(5)))) {
+        try (PostgresStateStore store =
+                PostgresStateStore.open(PostgresTargets.of(postgres, db, Duration.ofSeconds(5)))) {
             assertThat(store.load(m -> {})).isEmpty();
         }
     }
@@ -38,10 +40,10 @@ class PostgresTlsTest {
         String db = postgres.createDatabase();
         Path otherCa = Files.createTempFile("other-ca", ".crt");
         // a well-formed CA certificate that did not sign the server's: the JDK's own test of trust must fail
-        try (TestPostgres other = TestPostgres.start(true)) {
+        try (TestingPostgres other = TestingPostgres.start(true)) {
             Files.copy(other.caFile(), otherCa, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        PostgresTarget right = postgres.target(db, Duration.ofSeconds(5));
+        PostgresTarget right = PostgresTargets.of(postgres, db, Duration.ofSeconds(5));
         PostgresTarget wrongCa = new PostgresTarget(
                 right.jdbcUrl().replace(postgres.caFile().toString(), otherCa.toString()),
                 right.user(),
@@ -56,7 +58,7 @@ class PostgresTlsTest {
     @Test
     void aPlainConnectionIsNotAccepted() throws Exception {
         String db = postgres.createDatabase();
-        PostgresTarget right = postgres.target(db, Duration.ofSeconds(5));
+        PostgresTarget right = PostgresTargets.of(postgres, db, Duration.ofSeconds(5));
         PostgresTarget plain = new PostgresTarget(
                 "jdbc:postgresql://127.0.0.1:" + postgres.port() + "/" + db + "?sslmode=disable",
                 right.user(),

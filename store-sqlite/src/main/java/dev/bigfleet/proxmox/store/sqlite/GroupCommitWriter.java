@@ -69,6 +69,11 @@ final class GroupCommitWriter {
                 PreparedStatement mark = db.prepareStatement(
                         "INSERT INTO mark_journal (machine_id, shard_id, epoch, sequence) VALUES (?, ?, ?, ?)");
                 PreparedStatement deletion = db.prepareStatement("INSERT INTO journal (deleted, id) VALUES (1, ?)");
+                // a retired machine's fence marks go with it (a slot added again under its id starts
+                // without them); retirements are rare, so scanning the mark journal for them is cheap
+                PreparedStatement dropMarks = db.prepareStatement("DELETE FROM fence_marks WHERE machine_id = ?");
+                PreparedStatement dropJournaledMarks =
+                        db.prepareStatement("DELETE FROM mark_journal WHERE machine_id = ?");
                 PreparedStatement meta = db.prepareStatement("UPDATE meta SET value = max(value, ?) WHERE key = ?")) {
             long journaled = fold.pending();
             while (true) {
@@ -83,7 +88,7 @@ final class GroupCommitWriter {
                 }
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
-                journaled += commit(batch, append, mark, deletion, meta);
+                journaled += commit(batch, append, mark, new Deletion(deletion, dropMarks, dropJournaledMarks), meta);
                 if (journaled >= FOLD_AT) {
                     fold.fold();
                     journaled = 0;
@@ -104,12 +109,22 @@ final class GroupCommitWriter {
         }
     }
 
+    /** The statements of a machine's retirement: its journal row, and its fence marks dropped. */
+    private record Deletion(PreparedStatement row, PreparedStatement marks, PreparedStatement journaledMarks) {
+        void run(String machineId) throws SQLException {
+            for (PreparedStatement st : List.of(row, marks, journaledMarks)) {
+                st.setString(1, machineId);
+                st.executeUpdate();
+            }
+        }
+    }
+
     /** Commits one group of writes; returns how many journal rows it appended (0 if it failed). */
     private long commit(
             List<Pending> batch,
             PreparedStatement append,
             PreparedStatement mark,
-            PreparedStatement deletion,
+            Deletion deletion,
             PreparedStatement meta) {
         long revision = 0;
         long lastOp = 0;
@@ -133,8 +148,7 @@ final class GroupCommitWriter {
                     appended++;
                 }
                 if (w.deletedMachineId() != null) {
-                    deletion.setString(1, w.deletedMachineId());
-                    deletion.executeUpdate();
+                    deletion.run(w.deletedMachineId());
                     appended++;
                 }
                 revision = Math.max(revision, w.revision());

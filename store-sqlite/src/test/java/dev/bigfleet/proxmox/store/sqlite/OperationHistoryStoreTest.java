@@ -10,26 +10,24 @@ import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.OperationOutcome;
 import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Operation histories in the state file: recorded with the writes that start and end operations, read
- * back newest first from the journal and from the table it is folded into, cut to the newest ten of
- * each machine by the fold, kept across reopening and a crash, and gone with a retired machine.
+ * Operation histories in the state file's journal and in the table it is folded into: read back
+ * newest first before and after the fold, cut to the newest ten of each machine by the fold, and
+ * gone with a retired machine. What every store does with them is {@link
+ * dev.bigfleet.proxmox.store.testkit.BaseStateStoreTest}'s.
  */
 class OperationHistoryStoreTest {
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
@@ -201,84 +199,6 @@ class OperationHistoryStoreTest {
             assertThat(busy.get(9).operationId()).isEqualTo("op-10");
             assertThat(busy).allSatisfy(op -> assertThat(op.startedAt()).isPresent());
             assertThat(store.operations("retired")).isEmpty();
-        }
-    }
-
-    @Test
-    void aCrashImageKeepsTheOperationsItsJournalHeld() throws Exception {
-        Path state = dir.resolve("s.db");
-        Path image = dir.resolve("image/s.db");
-        try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            store.load(m -> {});
-            awaitAll(run(store, "m1", TransitionKind.CREATE, 1, OperationOutcome.SUCCESS));
-            awaitAll(List.of(store.write(new StoreWrite(
-                    machine("m1", MachineState.CONFIGURING),
-                    new LastOperation(TransitionKind.CONFIGURE, "op-2", "c1"),
-                    null,
-                    OperationRecord.started(TransitionKind.CONFIGURE, "op-2", T0.plusSeconds(30)),
-                    List.of(),
-                    null,
-                    ++revision,
-                    2,
-                    null))));
-            // the files as a crash would leave them: committed, not folded
-            Files.createDirectories(image.getParent());
-            Files.copy(state, image);
-            Files.copy(state.resolveSibling("s.db-wal"), image.resolveSibling("s.db-wal"));
-        }
-        try (SqliteStateStore store = SqliteStateStore.open(image)) {
-            store.load(m -> {});
-            List<OperationRecord> history = store.operations("m1");
-            assertThat(history).extracting(OperationRecord::operationId).containsExactly("op-2", "op-1");
-            assertThat(history.get(0).outcome()).isEqualTo(OperationOutcome.RUNNING);
-            // the restart then finds the Configure interrupted and records that
-            awaitAll(List.of(store.write(new StoreWrite(
-                    machine("m1", MachineState.FAILED),
-                    new LastOperation(TransitionKind.CONFIGURE, "op-2", "c1"),
-                    null,
-                    OperationRecord.ended(
-                            TransitionKind.CONFIGURE,
-                            "op-2",
-                            Instant.now().truncatedTo(ChronoUnit.MILLIS),
-                            OperationOutcome.INTERRUPTED,
-                            "configure transition op-2 was interrupted by a provider restart"),
-                    List.of(),
-                    null,
-                    ++revision,
-                    2,
-                    null))));
-        }
-        try (SqliteStateStore store = SqliteStateStore.open(image)) {
-            store.load(m -> {});
-            OperationRecord interrupted = store.operations("m1").get(0);
-            assertThat(interrupted.outcome()).isEqualTo(OperationOutcome.INTERRUPTED);
-            assertThat(interrupted.startedAt()).hasValue(T0.plusSeconds(30));
-            assertThat(interrupted.error()).contains("interrupted by a provider restart");
-        }
-    }
-
-    @Test
-    void aWriteWithoutAnOperationLeavesTheHistoryAlone() throws Exception {
-        Path state = dir.resolve("s.db");
-        try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            store.load(m -> {});
-            awaitAll(run(store, "m1", TransitionKind.CREATE, 1, OperationOutcome.SUCCESS));
-            awaitAll(List.of(store.write(new StoreWrite(
-                    machine("m1", MachineState.IDLE).toBuilder()
-                            .labels(Map.of("refreshed", "yes"))
-                            .build(),
-                    new LastOperation(TransitionKind.CREATE, "op-1", ""),
-                    List.of(),
-                    null,
-                    ++revision,
-                    1,
-                    null))));
-            assertThat(store.operations("m1")).hasSize(1);
-        }
-        try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            store.load(m -> {});
-            assertThat(store.operations("m1")).hasSize(1);
-            assertThat(store.operations("m1").get(0).outcome()).isEqualTo(OperationOutcome.SUCCESS);
         }
     }
 }

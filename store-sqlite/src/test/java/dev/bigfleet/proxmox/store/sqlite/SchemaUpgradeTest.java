@@ -20,19 +20,17 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What schema version 2 keeps (deadlines, grace periods, failures), and how a file of version 1 or 2
- * gets them and version 3's operation history.
+ * How a file of schema version 1 or 2 is upgraded in place to version 3's deadlines, grace periods,
+ * failures and operation history (that every store keeps them is {@link
+ * dev.bigfleet.proxmox.store.testkit.BaseStateStoreTest}'s).
  */
 class SchemaUpgradeTest {
     @TempDir
@@ -52,32 +50,6 @@ class SchemaUpgradeTest {
         List<StoredMachine> out = new ArrayList<>();
         store.load(out::add);
         return out;
-    }
-
-    @Test
-    void deadlinesGracePeriodsAndFailuresSurviveAReopen() throws Exception {
-        Path state = dir.resolve("state.db");
-        Instant deadline = Instant.now().plusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
-        Instant failedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        LastOperation drain = new LastOperation(TransitionKind.DRAIN, "op-3", "c1", Optional.of(deadline), 45);
-        FailureRecord failure = FailureRecord.of(TransitionKind.DRAIN, failedAt, true, "drain failed: PDB")
-                .afterFailedCleanup(failedAt.plusSeconds(120));
-        try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            load(store);
-            store.write(new StoreWrite(machine("m1", MachineState.FAILED), drain, failure, List.of(), null, 1, 3, null))
-                    .join();
-            store.write(new StoreWrite(machine("m2", MachineState.DRAINING), drain, List.of(), null, 2, 3, null))
-                    .join();
-        }
-        try (SqliteStateStore store = SqliteStateStore.open(state)) {
-            Map<String, StoredMachine> byId = new java.util.HashMap<>();
-            load(store).forEach(m -> byId.put(m.machine().id(), m));
-            assertThat(byId.get("m1").lastOperation()).isEqualTo(drain);
-            assertThat(byId.get("m1").failure()).isEqualTo(failure);
-            assertThat(byId.get("m2").failure()).isNull();
-            assertThat(byId.get("m2").lastOperation().deadline()).contains(deadline);
-            assertThat(byId.get("m2").lastOperation().graceSeconds()).isEqualTo(45);
-        }
     }
 
     @ParameterizedTest
