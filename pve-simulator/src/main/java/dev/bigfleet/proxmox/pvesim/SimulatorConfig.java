@@ -32,6 +32,7 @@ public final class SimulatorConfig {
     private final int vmidUpper;
     private final String tokenPool;
     private final TokenPrivileges privileges;
+    private final Path guestImage;
 
     private SimulatorConfig(Builder b) {
         this.host = b.host;
@@ -64,6 +65,7 @@ public final class SimulatorConfig {
         this.vmidUpper = b.vmidUpper;
         this.tokenPool = b.tokenPool;
         this.privileges = privileges(b);
+        this.guestImage = b.guestImage;
         validate();
     }
 
@@ -218,6 +220,11 @@ public final class SimulatorConfig {
         return privileges;
     }
 
+    /** The root file system the guests boot; null means {@link GuestImage#rootfs()}. */
+    public Path guestImage() {
+        return guestImage;
+    }
+
     /**
      * Defaults: 127.0.0.1 on an ephemeral port, node {@code pve1}, the storages {@code local}, {@code
      * local-lvm} and a shared {@code ceph-vm}, template 9000 on the shared one, zero latency, a
@@ -239,6 +246,7 @@ public final class SimulatorConfig {
         private int vmidUpper = 1_000_000;
         private String tokenPool;
         private TokenPrivileges privileges;
+        private Path guestImage;
 
         private Builder() {}
 
@@ -352,6 +360,12 @@ public final class SimulatorConfig {
         /** Exactly what the token may do. */
         public Builder tokenPrivileges(TokenPrivileges p) {
             this.privileges = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** The guests' root file system, as built by {@code pve-simulator/guest-image/build.sh}. */
+        public Builder guestImage(Path rootfs) {
+            this.guestImage = Objects.requireNonNull(rootfs);
             return this;
         }
 

@@ -169,7 +169,7 @@ final class VmPowerApi {
         Vm vm = cluster.vms.get(vmid);
         return cluster.startTask(kind, node, id, () -> {
                     if (cluster.vms.get(vmid) == vm && vm.running) {
-                        vm.powerOff();
+                        VmLifecycle.powerOff(cluster, vm);
                     }
                     return null;
                 })
