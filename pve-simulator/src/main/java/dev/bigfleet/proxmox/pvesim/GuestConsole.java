@@ -127,6 +127,22 @@ public final class GuestConsole {
         return r.succeeded() ? Optional.of(r.stdout().strip()) : Optional.empty();
     }
 
+    /**
+     * Makes the image's kubeadm test stand-in refuse every {@code kubeadm join} from now on: it
+     * writes {@code stderr} and exits with {@code exitCode}.
+     */
+    public void kubeadmJoinFails(int exitCode, String stderr) {
+        writeText("/etc/stand-in/kubeadm-join-fails", exitCode + "\n" + stderr);
+    }
+
+    /**
+     * Makes the image's kubectl test stand-in fail every {@code kubectl drain} from now on: it
+     * writes {@code stderr} and exits with {@code exitCode}.
+     */
+    public void kubectlDrainFails(int exitCode, String stderr) {
+        writeText("/etc/stand-in/kubectl-drain-fails", exitCode + "\n" + stderr);
+    }
+
     /** Whether the agent answers a ping (waiting for it up to qemu-server's 3 s). */
     public boolean agentAnswers() {
         try {

@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
-import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.pvesim.TaskKind;
 import dev.bigfleet.proxmox.pvesim.VmView;
@@ -46,24 +45,18 @@ final class ProxmoxFixture implements BackendFixture {
         return cluster.sim.vm((int) vm.vmid()).isPresent();
     }
 
-    /** The hook is {@code --bootstrap-exec} (default /bin/sh) on {@code --bootstrap-path}. */
+    /** The default hook runs the blob, a script whose kubeadm join the guest's stand-in refuses. */
     @Override
     public GuestFailure failBootstrap(CreatedVm vm) {
-        cluster.sim
-                .faults()
-                .execsMatching(
-                        "^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(3, "", "kubeadm: the join was refused"));
+        cluster.sim.guest((int) vm.vmid()).kubeadmJoinFails(3, "kubeadm: the join was refused");
         return new GuestFailure(CLUSTER, 3);
     }
 
     @Override
     public GuestFailure failDrain(CreatedVm vm) {
         cluster.sim
-                .faults()
-                .execsMatching(
-                        "kubectl drain",
-                        ExecResult.exit(
-                                2, "", "error: cannot evict pod as it would violate the pod's disruption budget"));
+                .guest((int) vm.vmid())
+                .kubectlDrainFails(2, "error: cannot evict pod as it would violate the pod's disruption budget");
         return new GuestFailure(CLUSTER, 2);
     }
 

@@ -171,7 +171,10 @@ class ProxmoxConformanceTest {
                     "--reconcile-interval",
                     "1s",
                     "--agent-timeout",
-                    "1m"));
+                    "1m",
+                    // the suite's blob is an opaque secret, not a script: the guest's hook checks it arrived
+                    "--bootstrap-exec",
+                    "/usr/bin/test,-s"));
             args.addAll(layout.flags().apply(dir));
             try (RunningProvider provider = ProviderMain.start(args.toArray(new String[0]))) {
                 String slug = layout.name().replaceAll("[^a-z]+", "-");
