@@ -69,5 +69,35 @@ if ! $want_vm; then
   echo "$out/rootfs"
   exit 0
 fi
-echo "build.sh: --vm is not built yet" >&2
-exit 1
+
+# The real-VM lane: the same guest, bootable. systemd starts qemu-guest-agent when the virtio
+# serial port org.qemu.guest_agent.0 appears (udev); the kernel and initrd are handed to QEMU
+# directly (no boot loader), the host name comes from the kernel command line
+# (systemd.hostname=NAME). Only the modules a virtio guest needs are kept.
+if [[ ! -f "$out/vm/guest.qcow2" ]]; then
+  command -v qemu-img >/dev/null || die "qemu-img is missing (apt-get install qemu-utils)"
+  command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 is missing (apt-get install e2fsprogs)"
+  work="$(mktemp -d "$cache/.build-vm-XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+  mmdebstrap --quiet --variant=minbase --components=main \
+    --include=systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,qemu-guest-agent \
+    --customize-hook='mkdir -p "$1/usr/local/lib/bigfleet" "$1/etc/kubernetes"' \
+    --customize-hook="copy-in $kit/bootstrap-hook.sh $kit/drain-hook.sh /usr/local/lib/bigfleet" \
+    --customize-hook="copy-in $here/stand-ins/kubeadm $here/stand-ins/kubectl /usr/local/bin" \
+    --customize-hook='chmod 0755 "$1"/usr/local/lib/bigfleet/*.sh "$1"/usr/local/bin/kubeadm "$1"/usr/local/bin/kubectl' \
+    --customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" > "$1/etc/fstab"' \
+    --customize-hook='printf "virtio_console\n" > "$1/etc/modules-load.d/virtio-console.conf"' \
+    --customize-hook='cd "$1/lib/modules"/* && find kernel -name "*.ko*" | grep -Ev "/(virtio[a-z_]*|ext4|jbd2|mbcache|crc16|crc32c[a-z_-]*|libcrc32c)\.ko" | xargs rm -f && chroot "$1" depmod -a "$(basename "$PWD")"' \
+    --customize-hook='chroot "$1" update-initramfs -u -k all' \
+    --customize-hook='rm -rf "$1"/usr/share/doc/* "$1"/usr/share/man/* "$1"/usr/share/locale/* "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/*' \
+    --customize-hook=': > "$1/etc/machine-id"' \
+    bookworm "$work/vmroot"
+  mkdir -p "$work/vm"
+  cp -L "$work/vmroot/vmlinuz" "$work/vm/vmlinuz"
+  cp -L "$work/vmroot/initrd.img" "$work/vm/initrd.img"
+  mkfs.ext4 -q -L root -d "$work/vmroot" "$work/vm/guest.raw" 1G
+  qemu-img convert -f raw -O qcow2 "$work/vm/guest.raw" "$work/vm/guest.qcow2"
+  rm -f "$work/vm/guest.raw"
+  mv "$work/vm" "$out/vm"
+fi
+echo "$out/vm"

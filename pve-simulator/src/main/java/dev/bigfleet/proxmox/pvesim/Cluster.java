@@ -39,7 +39,11 @@ final class Cluster {
         this.config = config;
         this.delays = new Delays(config.latency());
         this.acl = new Acl(this, config.privileges());
-        this.guests = new Guests(config.guestImage() != null ? config.guestImage() : GuestImage.rootfs());
+        this.guests = new Guests(
+                config.guests(),
+                config.guestImage() != null
+                        ? config.guestImage()
+                        : config.guests() == GuestMode.VM ? GuestImage.vmImage() : GuestImage.rootfs());
         this.scheduler = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "pve-simulator-tasks");
             t.setDaemon(true);

@@ -126,10 +126,10 @@ public final class Faults {
      * free again in time. Returns at once.
      */
     public void occupyAgent(int vmid, Duration duration) {
-        GuestSandbox s = sandboxOf(vmid);
+        GuestMachine s = sandboxOf(vmid);
         java.nio.channels.SocketChannel held;
         try {
-            held = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(s.socket));
+            held = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(s.socket()));
         } catch (java.io.IOException e) {
             throw new IllegalStateException("the agent of VM " + vmid + " does not listen: " + e.getMessage(), e);
         }
@@ -146,13 +146,13 @@ public final class Faults {
         t.start();
     }
 
-    private GuestSandbox sandboxOf(int vmid) {
+    private GuestMachine sandboxOf(int vmid) {
         Guests.Boot boot;
         synchronized (cluster) {
             requireVm(vmid);
             boot = cluster.guests.boot(vmid);
         }
-        GuestSandbox s = boot == null ? null : boot.sandbox();
+        GuestMachine s = boot == null ? null : boot.sandbox();
         if (s == null) {
             throw new IllegalStateException("VM " + vmid + " has no booted guest");
         }

@@ -28,6 +28,35 @@ final class GuestDisk {
         this.dir = dir;
     }
 
+    /** The VM's own qcow2 disk (the real-VM lane). */
+    Path qcow2() {
+        return dir.resolve("disk.qcow2");
+    }
+
+    /** A qcow2 overlay of {@code base} in {@code newDir}: writes stay in it, reads fall through. */
+    static GuestDisk qcowLinked(Path base, Path newDir) {
+        GuestDisk d = create(List.of(), newDir);
+        run(
+                "qemu-img",
+                "create",
+                "-q",
+                "-f",
+                "qcow2",
+                "-F",
+                "qcow2",
+                "-b",
+                base.toString(),
+                d.qcow2().toString());
+        return d;
+    }
+
+    /** A qcow2 copy of {@code source} (its backing files merged in) in {@code newDir}. */
+    static GuestDisk qcowCopy(Path source, Path newDir) {
+        GuestDisk d = create(List.of(), newDir);
+        run("qemu-img", "convert", "-O", "qcow2", source.toString(), d.qcow2().toString());
+        return d;
+    }
+
     Path upper() {
         return dir.resolve("upper");
     }
@@ -83,19 +112,21 @@ final class GuestDisk {
 
     /** {@code cp -a}: owners, modes, overlay whiteouts and their attributes kept. */
     private static void copyTree(Path from, Path to) {
+        run("cp", "-a", "--", from.toString(), to.toString());
+    }
+
+    private static void run(String... command) {
         try {
-            Process p = new ProcessBuilder("cp", "-a", "--", from.toString(), to.toString())
-                    .redirectErrorStream(true)
-                    .start();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
-                throw new IllegalStateException("copying the guest disk layer " + from + " failed: " + out.strip());
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + out.strip());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while copying a guest disk", e);
+            throw new IllegalStateException("interrupted while making a guest disk", e);
         }
     }
 }

@@ -20,9 +20,33 @@ public final class GuestImage {
     static final String SCRIPT = "pve-simulator/guest-image/build.sh";
     private static final long BUILD_MINUTES = 15;
 
+    public static final String VM_PROPERTY = "bigfleet.guest-vm-image";
+    public static final String VM_ENV = "BIGFLEET_GUEST_VM_IMAGE";
+
     private static Path rootfs;
+    private static Path vmImage;
 
     private GuestImage() {}
+
+    /**
+     * The real-VM lane's image directory ({@code guest.qcow2}, {@code vmlinuz}, {@code initrd.img}):
+     * named by {@value #VM_PROPERTY} or {@value #VM_ENV}, else built by the script with {@code --vm}.
+     */
+    public static synchronized Path vmImage() {
+        if (vmImage == null) {
+            String given = System.getProperty(VM_PROPERTY, System.getenv(VM_ENV));
+            Path dir = given != null && !given.isBlank()
+                    ? Path.of(given)
+                    : Path.of(run(findScript(), "--vm").strip());
+            for (String f : List.of("guest.qcow2", "vmlinuz", "initrd.img")) {
+                if (!Files.isRegularFile(dir.resolve(f))) {
+                    throw new IllegalStateException("the guest VM image " + dir + " has no " + f);
+                }
+            }
+            vmImage = dir;
+        }
+        return vmImage;
+    }
 
     /**
      * The guest root file system's directory.
@@ -42,7 +66,7 @@ public final class GuestImage {
             return requireRootfs(Path.of(given), (System.getProperty(PROPERTY) != null ? "-D" + PROPERTY : ENV));
         }
         Path script = findScript();
-        String out = run(script);
+        String out = run(script, null);
         return requireRootfs(Path.of(out.strip()), script.toString());
     }
 
@@ -80,11 +104,15 @@ public final class GuestImage {
         }
     }
 
-    private static String run(Path script) {
+    private static String run(Path script, String argument) {
         try {
             Path err = Files.createTempFile("pve-simulator-guest-image", ".log");
             try {
-                Process p = new ProcessBuilder("bash", script.toString())
+                List<String> cmd = new java.util.ArrayList<>(List.of("bash", script.toString()));
+                if (argument != null) {
+                    cmd.add(argument);
+                }
+                Process p = new ProcessBuilder(cmd)
                         .redirectError(err.toFile())
                         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                         .start();

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@code channel/qga.sock} in the boot's directory; everything the guest writes to its disk stays
  * in the VM's writable layer.
  */
-final class GuestSandbox {
+final class GuestSandbox implements GuestMachine {
     private static final String CHANNEL_IN_GUEST = "/run/qemu-ga-channel";
     private static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
     /** The guest's init: the agent with the umask of a systemd service, restarted when it ends. */
@@ -30,7 +30,7 @@ final class GuestSandbox {
             "mount -t overlay overlay -o \"$1\" \"$2\" && shift 2 && exec \"$@\"";
 
     private final Process process;
-    final Path socket;
+    private final Path socket;
     private final Path log;
 
     private GuestSandbox(Process process, Path socket, Path log) {
@@ -125,17 +125,20 @@ final class GuestSandbox {
         }
     }
 
-    boolean alive() {
-        return process.isAlive();
+    @Override
+    public Path socket() {
+        return socket;
     }
 
+    @Override
     @SuppressWarnings("FutureReturnValueIgnored") // a callback, nothing waits on it
-    void onExit(Runnable action) {
+    public void onExit(Runnable action) {
         process.onExit().thenRun(action);
     }
 
     /** What the sandbox printed (mount and bubblewrap errors, the agent's complaints). */
-    String console() {
+    @Override
+    public String console() {
         try {
             return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
@@ -144,7 +147,8 @@ final class GuestSandbox {
     }
 
     /** Powers the guest off: every process in it is killed and its mount namespace goes with them. */
-    void halt() {
+    @Override
+    public void halt() {
         process.destroyForcibly();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -156,7 +160,8 @@ final class GuestSandbox {
     }
 
     /** Kills the running agent; the guest starts a new one, which knows nothing of the old one's commands. */
-    void restartAgent() {
+    @Override
+    public void restartAgent() {
         agentPid().ifPresent(pid -> signal("KILL", pid));
     }
 
@@ -164,7 +169,8 @@ final class GuestSandbox {
      * Stops (or continues) the agent process: its socket still accepts, nothing answers. Waits a
      * moment for an agent that is just starting.
      */
-    void freezeAgent(boolean frozen) {
+    @Override
+    public void freezeAgent(boolean frozen) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         Optional<Long> pid = agentPid();
         while (pid.isEmpty() && process.isAlive() && System.nanoTime() < deadline) {

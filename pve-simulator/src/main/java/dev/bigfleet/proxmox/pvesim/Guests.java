@@ -18,21 +18,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The guests of the cluster's VMs: each VM that starts with the agent enabled boots a {@link
- * GuestSandbox} over its {@link GuestDisk} once its boot delay has passed; stopping the VM kills it,
- * destroying the VM deletes its disk. Boots and halts are called with the cluster lock held; the
- * sandbox starts on a thread of its own.
+ * The guests of the cluster's VMs: each VM that starts with the agent enabled boots a guest over
+ * its {@link GuestDisk}: a {@link GuestSandbox} once its boot delay has passed, or in the real-VM
+ * lane a {@link QemuGuest} at once (it takes its own time to boot). Stopping the VM ends it (a
+ * shutdown of a real VM goes through its agent first), destroying the VM deletes its disk. Boots
+ * and halts are called with the cluster lock held; guests start on a thread of their own.
  */
 final class Guests implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Guests.class);
 
+    private final GuestMode mode;
+    /** The sandbox's root file system, or the directory of the real VM's qcow2, kernel and initrd. */
     private final Path image;
+
     private final Path dir;
     private final ScheduledExecutorService boots;
     private final Map<Integer, Boot> running = new ConcurrentHashMap<>();
     private final AtomicInteger names = new AtomicInteger();
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
 
-    Guests(Path image) {
+    Guests(GuestMode mode, Path image) {
+        this.mode = mode;
         this.image = image;
         try {
             // short: the agent's socket path must fit in 108 bytes
@@ -58,7 +64,7 @@ final class Guests implements AutoCloseable {
         private final GuestDisk disk;
         private final Path runDir;
         private final String hostname;
-        private GuestSandbox sandbox;
+        private GuestMachine sandbox;
         private boolean due;
         private boolean silenced;
         private boolean halted;
@@ -71,13 +77,13 @@ final class Guests implements AutoCloseable {
             this.silenced = silenced;
         }
 
-        synchronized GuestSandbox sandbox() {
+        synchronized GuestMachine sandbox() {
             return halted ? null : sandbox;
         }
 
         /** The agent's socket, or null while there is none. */
         synchronized Path socket() {
-            return halted || sandbox == null ? null : sandbox.socket;
+            return halted || sandbox == null ? null : sandbox.socket();
         }
 
         /** The boot delay is over: the guest starts, unless its agent is to stay silent. */
@@ -85,12 +91,14 @@ final class Guests implements AutoCloseable {
             due = true;
             if (!halted && !silenced && sandbox == null) {
                 try {
-                    sandbox = GuestSandbox.boot(image, disk, runDir, hostname);
+                    sandbox = mode == GuestMode.VM
+                            ? QemuGuest.boot(image, disk.qcow2(), runDir, hostname)
+                            : GuestSandbox.boot(image, disk, runDir, hostname);
                 } catch (RuntimeException e) {
                     LOG.error("the guest of VM {} cannot boot", vmid, e);
                     return;
                 }
-                GuestSandbox s = sandbox;
+                GuestMachine s = sandbox;
                 s.onExit(() -> {
                     synchronized (this) {
                         if (!halted) {
@@ -120,6 +128,16 @@ final class Guests implements AutoCloseable {
                 sandbox.halt();
             }
         }
+
+        /** A shutdown: a real VM through its agent (see {@link QemuGuest#shutdown}), a sandbox halted. */
+        synchronized void shutdown() {
+            if (sandbox instanceof QemuGuest vm && !halted) {
+                halted = true;
+                vm.shutdown(SHUTDOWN_TIMEOUT);
+            } else {
+                halt();
+            }
+        }
     }
 
     /**
@@ -133,7 +151,10 @@ final class Guests implements AutoCloseable {
             return;
         }
         if (vm.disk == null || vm.disk.dir == null) {
-            vm.disk = GuestDisk.create(java.util.List.of(), newDir("disk", vm.vmid));
+            vm.disk = cloneDisk(GuestDisk.IMAGE, false, newDir("disk", vm.vmid));
+        }
+        if (mode == GuestMode.VM) {
+            bootDelay = Duration.ZERO; // a real guest boots in its own time
         }
         String hostname = vm.name() == null ? "vm-" + vm.vmid : vm.name();
         Boot boot = new Boot(vm.vmid, vm.disk, newDir("run", vm.vmid), hostname, vm.agentNeverUp);
@@ -149,10 +170,36 @@ final class Guests implements AutoCloseable {
         }
     }
 
+    /** A clone's disk: a copy of {@code source} ({@code full}) or one sharing it, in {@code newDir}. */
+    GuestDisk cloneDisk(GuestDisk source, boolean full, Path newDir) {
+        if (mode == GuestMode.VM) {
+            Path from = source.dir == null ? image.resolve("guest.qcow2") : source.qcow2();
+            return full ? GuestDisk.qcowCopy(from, newDir) : GuestDisk.qcowLinked(from, newDir);
+        }
+        return full ? source.fullCopy(newDir) : source.linkedClone(newDir);
+    }
+
     /** QEMU quits: the guest is gone, with everything in its {@code /run}. */
     void powerOff(int vmid) {
         Boot b = running.remove(vmid);
         if (b != null) {
+            b.halt();
+        }
+    }
+
+    /**
+     * The VM shuts down: a real VM's guest is asked through its agent and waited for (on the guests'
+     * thread, so that a start that follows waits for it), a sandbox is halted.
+     */
+    @SuppressWarnings("FutureReturnValueIgnored") // it runs before any later boot; nothing waits on it
+    void shutdown(int vmid) {
+        Boot b = running.remove(vmid);
+        if (b == null) {
+            return;
+        }
+        if (mode == GuestMode.VM) {
+            boots.submit(b::shutdown);
+        } else {
             b.halt();
         }
     }

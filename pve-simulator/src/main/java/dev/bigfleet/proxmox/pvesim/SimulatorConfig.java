@@ -33,6 +33,7 @@ public final class SimulatorConfig {
     private final String tokenPool;
     private final TokenPrivileges privileges;
     private final Path guestImage;
+    private final GuestMode guests;
 
     private SimulatorConfig(Builder b) {
         this.host = b.host;
@@ -66,6 +67,7 @@ public final class SimulatorConfig {
         this.tokenPool = b.tokenPool;
         this.privileges = privileges(b);
         this.guestImage = b.guestImage;
+        this.guests = b.guests;
         validate();
     }
 
@@ -220,9 +222,18 @@ public final class SimulatorConfig {
         return privileges;
     }
 
-    /** The root file system the guests boot; null means {@link GuestImage#rootfs()}. */
+    /**
+     * What the guests boot: the sandboxes' root file system, or for {@link GuestMode#VM} the
+     * directory of {@code guest.qcow2}, {@code vmlinuz} and {@code initrd.img}; null means the one
+     * {@link GuestImage} finds.
+     */
     public Path guestImage() {
         return guestImage;
+    }
+
+    /** What runs a started VM's guest (default: {@link GuestMode#SANDBOX}). */
+    public GuestMode guests() {
+        return guests;
     }
 
     /**
@@ -247,6 +258,7 @@ public final class SimulatorConfig {
         private String tokenPool;
         private TokenPrivileges privileges;
         private Path guestImage;
+        private GuestMode guests = GuestMode.SANDBOX;
 
         private Builder() {}
 
@@ -363,9 +375,14 @@ public final class SimulatorConfig {
             return this;
         }
 
-        /** The guests' root file system, as built by {@code pve-simulator/guest-image/build.sh}. */
-        public Builder guestImage(Path rootfs) {
-            this.guestImage = Objects.requireNonNull(rootfs);
+        /** What the guests boot, as {@code pve-simulator/guest-image/build.sh} (with {@code --vm}) prints it. */
+        public Builder guestImage(Path image) {
+            this.guestImage = Objects.requireNonNull(image);
+            return this;
+        }
+
+        public Builder guests(GuestMode mode) {
+            this.guests = Objects.requireNonNull(mode);
             return this;
         }
 

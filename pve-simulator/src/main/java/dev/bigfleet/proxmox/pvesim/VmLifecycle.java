@@ -47,4 +47,10 @@ final class VmLifecycle {
         vm.powerOff();
         cluster.guests.powerOff(vm.vmid);
     }
+
+    /** The guest shuts down (a real VM's through its agent), then QEMU quits. */
+    static void shutdown(Cluster cluster, Vm vm) {
+        vm.powerOff();
+        cluster.guests.shutdown(vm.vmid);
+    }
 }

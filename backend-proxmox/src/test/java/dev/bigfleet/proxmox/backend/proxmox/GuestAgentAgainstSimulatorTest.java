@@ -119,9 +119,9 @@ class GuestAgentAgainstSimulatorTest {
     @Test
     void anExitStatusWhoseAnswersWereLostIsReportedLostNotAsAnError() throws Exception {
         CreatedVm vm = start(Map.of());
-        // kubectl drain (the stand-in) ends at once; the answers to the next three polls never
-        // arrive, and one of them carried its exit: the agent tells it once
-        cluster.sim.faults().dropResponses("GET", "/nodes/pve1/qemu/\\d+/agent/exec-status", 3);
+        // kubectl drain (the stand-in) ends at once; the answers to the next ten polls (about 7 s of
+        // them) never arrive, and one of them carried its exit: the agent tells it once
+        cluster.sim.faults().dropResponses("GET", "/nodes/pve1/qemu/\\d+/agent/exec-status", 10);
 
         BackendException e;
         try {

@@ -242,8 +242,8 @@ class OutageAgainstSimulatorTest {
 
     @Test
     void aHealthyCreateAndConfigureWaitButNeverErr() throws Exception {
-        // the guest's agent starts 3.5 s after the VM (5 units): the first pings get no answer in 3 s
-        start(Duration.ofMillis(700));
+        // the guest's agent starts 5 s after the VM (5 units): the first pings get no answer in 3 s
+        start(Duration.ofSeconds(1));
         String id = "proxmox/OnDemand/pve.small/pve1/004";
 
         CreatedVm vm = backend.cloneAndStart(SimCluster.clone(id, "pve1"), forMachine(id));
