@@ -34,6 +34,9 @@ final class Guests implements AutoCloseable {
     private final Path dir;
     private final ScheduledExecutorService boots;
     private final Map<Integer, Boot> running = new ConcurrentHashMap<>();
+    /** Every boot not yet halted, the ones shutting down included. */
+    private final java.util.Set<Boot> live = ConcurrentHashMap.newKeySet();
+
     private final AtomicInteger names = new AtomicInteger();
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
 
@@ -124,8 +127,10 @@ final class Guests implements AutoCloseable {
 
         synchronized void halt() {
             halted = true;
+            live.remove(this);
             if (sandbox != null) {
                 sandbox.halt();
+                sandbox = null;
             }
         }
 
@@ -134,6 +139,8 @@ final class Guests implements AutoCloseable {
             if (sandbox instanceof QemuGuest vm && !halted) {
                 halted = true;
                 vm.shutdown(SHUTDOWN_TIMEOUT);
+                live.remove(this);
+                sandbox = null;
             } else {
                 halt();
             }
@@ -159,6 +166,7 @@ final class Guests implements AutoCloseable {
         String hostname = vm.name() == null ? "vm-" + vm.vmid : vm.name();
         Boot boot = new Boot(vm.vmid, vm.disk, newDir("run", vm.vmid), hostname, vm.agentNeverUp);
         running.put(vm.vmid, boot);
+        live.add(boot);
         boots.schedule(boot::due, bootDelay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -226,9 +234,10 @@ final class Guests implements AutoCloseable {
 
     @Override
     public void close() {
-        // halted first: a sandbox dies with the thread that started it
-        for (Integer vmid : java.util.List.copyOf(running.keySet())) {
-            powerOff(vmid);
+        // halted first: a guest dies with the thread that started it
+        running.clear();
+        for (Boot b : java.util.List.copyOf(live)) {
+            b.halt();
         }
         boots.shutdownNow();
         delete(dir);

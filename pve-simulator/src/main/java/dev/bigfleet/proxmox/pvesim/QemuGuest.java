@@ -53,6 +53,11 @@ final class QemuGuest implements GuestMachine {
             Path qmp = runDir.resolve("qmp.sock");
             Path console = runDir.resolve("console.log");
             List<String> cmd = List.of(
+                    // killed with the thread that started it, should this process die first
+                    "setpriv",
+                    "--pdeathsig",
+                    "KILL",
+                    "--",
                     "qemu-system-x86_64",
                     "-name",
                     "guest=" + hostname,

@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The real-VM lane: a started VM is a QEMU virtual machine (software emulation) booting the guest
  * image, reached through the agent API as qemu-server reaches it; a linked clone is a qcow2 overlay
- * of its template's disk, a full clone a copy. Booting takes seconds of real time.
+ * of its template's disk. Booting takes tens of seconds of real time, so it runs with {@code
+ * verify} (failsafe), not with the unit tests.
  */
-class VmGuestTest {
+class VmGuestIT {
     private static final Duration BOOT = Duration.ofMinutes(3);
 
     static PveSimulator sim;
