@@ -32,11 +32,14 @@ final class GuestSandbox implements GuestMachine {
     private final Process process;
     private final Path socket;
     private final Path log;
+    /** Named on the command line of every bubblewrap process of this guest. */
+    private final String marker;
 
-    private GuestSandbox(Process process, Path socket, Path log) {
+    private GuestSandbox(Process process, Path socket, Path log, String marker) {
         this.process = process;
         this.socket = socket;
         this.log = log;
+        this.marker = marker;
     }
 
     /**
@@ -102,7 +105,7 @@ final class GuestSandbox implements GuestMachine {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            return new GuestSandbox(p, channel.resolve("qga.sock"), log);
+            return new GuestSandbox(p, channel.resolve("qga.sock"), log, merged.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the guest sandbox (is bubblewrap installed?)", e);
         }
@@ -146,7 +149,11 @@ final class GuestSandbox implements GuestMachine {
         }
     }
 
-    /** Powers the guest off: every process in it is killed and its mount namespace goes with them. */
+    /**
+     * Powers the guest off: every process in it is killed and its mount namespace goes with them.
+     * Bubblewrap's sandbox init dies with bubblewrap, except when bubblewrap is killed before the
+     * init has asked for that; such an orphan is found by this guest's root on its command line.
+     */
     @Override
     public void halt() {
         process.destroyForcibly();
@@ -157,6 +164,12 @@ final class GuestSandbox implements GuestMachine {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        ProcessHandle.allProcesses()
+                .filter(h -> h.info()
+                        .arguments()
+                        .map(args -> java.util.Arrays.asList(args).contains(marker))
+                        .orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Kills the running agent; the guest starts a new one, which knows nothing of the old one's commands. */
