@@ -40,7 +40,18 @@ final class Guests implements AutoCloseable {
     private final AtomicInteger names = new AtomicInteger();
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
 
+    /**
+     * @throws IllegalStateException naming the missing program when the guests cannot run here
+     */
     Guests(GuestMode mode, Path image) {
+        if (mode == GuestMode.VM) {
+            requireProgram("qemu-system-x86_64", "qemu-system-x86");
+            requireProgram("qemu-img", "qemu-utils");
+            requireProgram("setpriv", "util-linux");
+        } else {
+            requireProgram("bwrap", "bubblewrap");
+            requireProgram("unshare", "util-linux");
+        }
         this.mode = mode;
         this.image = image;
         try {
@@ -54,6 +65,17 @@ final class Guests implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    private static void requireProgram(String program, String debianPackage) {
+        String path = System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+        for (String dir : path.split(":", -1)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+                return;
+            }
+        }
+        throw new IllegalStateException("the simulator's guests need " + program + ", which is not on the PATH"
+                + " (Debian package " + debianPackage + ")");
     }
 
     /** A directory for a new disk or boot. */

@@ -304,6 +304,10 @@ class PowerAndAgentTest {
         GuestConsole guest = sim.guest(vmid(vm));
         assertThat(guest.readText("/run/secret")).hasValue("s3cr3t");
         assertThat(guest.mode("/run/secret")).hasValue("600");
+
+        TestClient.Resp tooMuch = client.post(vm + "/agent/exec", "command", "cat", "input-data", "x".repeat(65537));
+        assertThat(tooMuch.status()).isEqualTo(400);
+        assertThat(tooMuch.error("input-data")).isEqualTo("value may only be 65536 characters long");
     }
 
     @Test
