@@ -60,11 +60,8 @@ final class GuestSandbox implements GuestMachine {
             }
             String options =
                     "lowerdir=" + lowerdir + ",upperdir=" + safe(disk.upper()) + ",workdir=" + safe(disk.work());
-            List<String> cmd = new ArrayList<>(List.of("unshare"));
-            if (!isRoot()) {
-                cmd.addAll(List.of("--user", "--map-root-user"));
-            }
-            cmd.addAll(List.of("--mount", "--propagation", "private", "/bin/sh", "-c", MOUNT_THEN_SANDBOX, "guest"));
+            List<String> cmd = new ArrayList<>(List.of(
+                    "unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", MOUNT_THEN_SANDBOX, "guest"));
             cmd.addAll(List.of(options, merged.toString()));
             cmd.addAll(List.of(
                     "bwrap",
@@ -120,7 +117,8 @@ final class GuestSandbox implements GuestMachine {
         return s;
     }
 
-    private static boolean isRoot() {
+    /** Whether this process runs as root, as mounting a guest's overlay needs. */
+    static boolean isRoot() {
         try {
             return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
         } catch (IOException | UnsupportedOperationException e) {

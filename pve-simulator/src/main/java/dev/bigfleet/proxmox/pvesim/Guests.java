@@ -49,6 +49,10 @@ final class Guests implements AutoCloseable {
             requireProgram("qemu-img", "qemu-utils");
             requireProgram("setpriv", "util-linux");
         } else {
+            if (!GuestSandbox.isRoot()) {
+                throw new IllegalStateException("the simulator's sandboxed guests need root: each mounts an overlay of"
+                        + " its disk in a mount namespace of its own");
+            }
             requireProgram("bwrap", "bubblewrap");
             requireProgram("unshare", "util-linux");
         }
