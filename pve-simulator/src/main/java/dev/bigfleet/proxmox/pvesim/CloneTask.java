@@ -116,6 +116,9 @@ final class CloneTask implements TaskBody {
         }
         copy.put("smbios1", "uuid=" + UUID.randomUUID());
         copy.put("meta", "creation-qemu=9.2.0,ctime=" + Cluster.epoch());
+        GuestDisk source = from.disk != null ? from.disk : GuestDisk.IMAGE;
+        java.nio.file.Path dir = cluster.guests.newDir("disk", newid);
+        clone.disk = cluster.guests.cloneDisk(source, full, dir);
         clone.config.clear();
         clone.config.putAll(copy);
         if (target != null) {

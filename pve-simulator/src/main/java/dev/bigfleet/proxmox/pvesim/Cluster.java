@@ -28,6 +28,7 @@ final class Cluster {
     final List<RecordedRequest> requests = new ArrayList<>();
     final ScheduledExecutorService scheduler;
     final Acl acl;
+    final Guests guests;
     final long bootEpoch = System.currentTimeMillis() / 1000 - 86_400;
     private long nextWorkerPid = 0x3A2F1;
     private int macCounter = 0x10;
@@ -38,6 +39,11 @@ final class Cluster {
         this.config = config;
         this.delays = new Delays(config.latency());
         this.acl = new Acl(this, config.privileges());
+        this.guests = new Guests(
+                config.guests(),
+                config.guestImage() != null
+                        ? config.guestImage()
+                        : config.guests() == GuestMode.VM ? GuestImage.vmImage() : GuestImage.rootfs());
         this.scheduler = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "pve-simulator-tasks");
             t.setDaemon(true);
@@ -120,6 +126,7 @@ final class Cluster {
         c.put("meta", "creation-qemu=9.2.0,ctime=" + bootEpoch);
         c.put("template", 1);
         vm.stats = new StatsSample("stopped", t.name(), 1);
+        vm.disk = GuestDisk.IMAGE;
         vms.put(vm.vmid, vm);
     }
 
@@ -261,5 +268,6 @@ final class Cluster {
 
     void close() {
         scheduler.shutdownNow();
+        guests.close();
     }
 }

@@ -43,11 +43,6 @@ final class Delays {
         return times(5.0);
     }
 
-    /** How long a guest command runs unless its {@link ExecResult} says otherwise. */
-    Duration exec() {
-        return times(0.5);
-    }
-
     private Duration times(double factor) {
         return Duration.ofNanos((long) (unit.toNanos() * factor));
     }

@@ -17,9 +17,6 @@ final class FaultState {
     final List<RequestFault> requestFaults = new ArrayList<>();
     final Set<Integer> agentNeverUp = new HashSet<>();
     boolean agentNeverUpForNewVms;
-    final ArrayDeque<ExecResult> nextExecs = new ArrayDeque<>();
-    final List<ExecRule> execRules = new ArrayList<>();
-    GuestCommandHandler guestCommands;
     /** Node on which a foreign VM takes the next /cluster/nextid answer; null when off. */
     String stealNextVmidOn;
     /** Per storage, how many more clones find its lock taken until the lock times out. */
@@ -49,8 +46,6 @@ final class FaultState {
                     && path.matcher(p).matches();
         }
     }
-
-    record ExecRule(Pattern commandLine, ExecResult result) {}
 
     /** Takes the first matching fault of the given kind (drop or not), counting it down. */
     RequestFault takeRequestFault(String method, String path, boolean drop) {
@@ -86,9 +81,6 @@ final class FaultState {
         requestFaults.clear();
         agentNeverUp.clear();
         agentNeverUpForNewVms = false;
-        nextExecs.clear();
-        execRules.clear();
-        guestCommands = null;
         stealNextVmidOn = null;
     }
 }

@@ -86,13 +86,18 @@ public final class Faults {
         }
     }
 
-    /** The guest agent of this VM never answers (until the fault is cleared). */
+    /**
+     * The guest agent of this VM answers nothing until the fault is cleared: a booting guest's
+     * agent does not start, a running one's is frozen. Its channel still takes commands, as QEMU's
+     * does, so every agent call ends in its timeout.
+     */
     public void agentNeverUp(int vmid) {
         synchronized (cluster) {
             cluster.faults.agentNeverUp.add(vmid);
             Vm vm = cluster.vms.get(vmid);
             if (vm != null) {
                 vm.agentNeverUp = true;
+                cluster.guests.silence(vmid, true);
             }
         }
     }
@@ -104,29 +109,54 @@ public final class Faults {
         }
     }
 
-    /** The next {@code agent/exec} (in any VM) ends with this result. */
-    public void nextExec(ExecResult result) {
-        synchronized (cluster) {
-            cluster.faults.nextExecs.add(Objects.requireNonNull(result));
-        }
+    /**
+     * The guest agent of this running VM is killed, as when its service restarts or crashes; the
+     * guest starts a new one at once, which knows nothing of the commands the old one ran (their
+     * pids are {@code Invalid parameter 'pid'} to it). A command the old agent was answering gets
+     * no answer.
+     */
+    public void restartAgent(int vmid) {
+        sandboxOf(vmid).restartAgent();
     }
 
     /**
-     * Every {@code agent/exec} whose argv, joined with single spaces, contains a match of
-     * {@code commandRegex} ends with this result. Later rules win over earlier ones.
+     * Another client holds this running VM's agent socket for {@code duration}, as a long-running
+     * {@code qm guest cmd} or a backup's file system freeze does: the agent serves one client at a
+     * time, so every agent call meanwhile waits for it and ends in its timeout unless the socket is
+     * free again in time. Returns at once.
      */
-    public void execsMatching(String commandRegex, ExecResult result) {
-        Pattern p = Pattern.compile(commandRegex);
-        synchronized (cluster) {
-            cluster.faults.execRules.add(0, new FaultState.ExecRule(p, Objects.requireNonNull(result)));
+    public void occupyAgent(int vmid, Duration duration) {
+        GuestMachine s = sandboxOf(vmid);
+        java.nio.channels.SocketChannel held;
+        try {
+            held = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(s.socket()));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the agent of VM " + vmid + " does not listen: " + e.getMessage(), e);
         }
+        Thread t = new Thread(
+                () -> {
+                    try (held) {
+                        Thread.sleep(duration.toMillis());
+                    } catch (java.io.IOException | InterruptedException e) {
+                        // released early
+                    }
+                },
+                "pve-simulator-agent-holder");
+        t.setDaemon(true);
+        t.start();
     }
 
-    /** Decides guest commands not settled by {@link #nextExec} or {@link #execsMatching}; null removes it. */
-    public void guestCommands(GuestCommandHandler handler) {
+    private GuestMachine sandboxOf(int vmid) {
+        Guests.Boot boot;
         synchronized (cluster) {
-            cluster.faults.guestCommands = handler;
+            requireVm(vmid);
+            boot = cluster.guests.boot(vmid);
         }
+        GuestMachine s = boot == null ? null : boot.sandbox();
+        if (s == null) {
+            throw new IllegalStateException("VM " + vmid + " has no booted guest");
+        }
+        return s;
     }
 
     /**
@@ -261,7 +291,7 @@ public final class Faults {
             if (power == PowerState.RUNNING && !vm.running) {
                 VmLifecycle.powerOn(cluster, vm);
             } else if (power == PowerState.STOPPED && vm.running) {
-                vm.powerOff();
+                VmLifecycle.powerOff(cluster, vm);
             }
         }
     }
@@ -271,7 +301,10 @@ public final class Faults {
         synchronized (cluster) {
             cluster.faults.clear();
             for (Vm vm : cluster.vms.values()) {
-                vm.agentNeverUp = false;
+                if (vm.agentNeverUp) {
+                    vm.agentNeverUp = false;
+                    cluster.guests.silence(vm.vmid, false);
+                }
             }
         }
     }

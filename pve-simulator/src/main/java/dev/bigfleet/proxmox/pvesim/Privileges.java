@@ -19,6 +19,7 @@ public final class Privileges {
     public static final String VM_CONFIG_OPTIONS = "VM.Config.Options";
     public static final String VM_POWER_MGMT = "VM.PowerMgmt";
     public static final String VM_GUEST_AGENT_AUDIT = "VM.GuestAgent.Audit";
+    public static final String VM_GUEST_AGENT_FILE_READ = "VM.GuestAgent.FileRead";
     public static final String VM_GUEST_AGENT_FILE_WRITE = "VM.GuestAgent.FileWrite";
     public static final String VM_GUEST_AGENT_UNRESTRICTED = "VM.GuestAgent.Unrestricted";
     public static final String POOL_AUDIT = "Pool.Audit";
@@ -89,6 +90,7 @@ public final class Privileges {
             VM_CONFIG_OPTIONS,
             VM_POWER_MGMT,
             VM_GUEST_AGENT_AUDIT,
+            VM_GUEST_AGENT_FILE_READ,
             VM_GUEST_AGENT_FILE_WRITE,
             VM_GUEST_AGENT_UNRESTRICTED,
             POOL_AUDIT);

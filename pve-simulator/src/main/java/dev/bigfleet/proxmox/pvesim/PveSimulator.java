@@ -133,10 +133,9 @@ public final class PveSimulator implements AutoCloseable {
     /** Every QEMU VM, templates included, by VMID. */
     public List<VmView> vms() {
         synchronized (cluster) {
-            long now = Cluster.now();
             List<VmView> out = new ArrayList<>();
             for (Vm vm : cluster.vms.values()) {
-                out.add(vm.view(cluster.poolOf(vm.vmid), now));
+                out.add(vm.view(cluster.poolOf(vm.vmid), cluster.guests.agentListening(vm.vmid)));
             }
             return out;
         }
@@ -145,8 +144,26 @@ public final class PveSimulator implements AutoCloseable {
     public Optional<VmView> vm(int vmid) {
         synchronized (cluster) {
             Vm vm = cluster.vms.get(vmid);
-            return vm == null ? Optional.empty() : Optional.of(vm.view(cluster.poolOf(vmid), Cluster.now()));
+            return vm == null
+                    ? Optional.empty()
+                    : Optional.of(vm.view(cluster.poolOf(vmid), cluster.guests.agentListening(vmid)));
         }
+    }
+
+    /**
+     * The guest of a VM, reached through its own agent rather than the API (for looking inside it
+     * and arranging what its programs find). Its calls wait for the VM's agent to listen.
+     */
+    public GuestConsole guest(int vmid) {
+        synchronized (cluster) {
+            if (!cluster.vms.containsKey(vmid)) {
+                throw new IllegalArgumentException("no VM " + vmid);
+            }
+        }
+        return new GuestConsole(vmid, () -> {
+            Guests.Boot b = cluster.guests.boot(vmid);
+            return b == null ? null : b.socket();
+        });
     }
 
     /** Every task started so far, oldest first. */

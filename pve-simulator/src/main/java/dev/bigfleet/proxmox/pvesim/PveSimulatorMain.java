@@ -134,6 +134,20 @@ public final class PveSimulatorMain implements Callable<Integer> {
             description = "staleness of /cluster/resources status and name (default: ${DEFAULT-VALUE})")
     String statsLag = "0s";
 
+    @Option(
+            names = "--guests",
+            paramLabel = "KIND",
+            description = "what runs a started VM's guest: sandbox (qemu-guest-agent in bubblewrap, the default)"
+                    + " or vm (a QEMU virtual machine under software emulation, booting for real)")
+    String guests = "sandbox";
+
+    @Option(
+            names = "--guest-image",
+            paramLabel = "DIR",
+            description = "what the guests boot, as pve-simulator/guest-image/build.sh [--vm] prints it (default:"
+                    + " built by that script, or cached)")
+    Path guestImage;
+
     @Override
     public Integer call() throws Exception {
         SimulatorConfig config = config();
@@ -154,7 +168,11 @@ public final class PveSimulatorMain implements Callable<Integer> {
                 .token(token)
                 .tlsDir(tlsDir)
                 .latency(duration("--latency", latency))
-                .statsLag(duration("--stats-lag", statsLag));
+                .statsLag(duration("--stats-lag", statsLag))
+                .guests(guestMode());
+        if (guestImage != null) {
+            b.guestImage(guestImage);
+        }
         for (String n : nodes) {
             b.node(NodeSpec.of(n.trim())
                     .withCapacity(nodeCpus, nodeMemoryGib << 30)
@@ -185,6 +203,14 @@ public final class PveSimulatorMain implements Callable<Integer> {
             }
         }
         return b.build();
+    }
+
+    private GuestMode guestMode() {
+        return switch (guests) {
+            case "sandbox" -> GuestMode.SANDBOX;
+            case "vm" -> GuestMode.VM;
+            default -> throw new IllegalArgumentException("--guests: \"" + guests + "\" is not sandbox or vm");
+        };
     }
 
     private TemplateSpec template(int vmid, String node) {

@@ -32,6 +32,8 @@ public final class SimulatorConfig {
     private final int vmidUpper;
     private final String tokenPool;
     private final TokenPrivileges privileges;
+    private final Path guestImage;
+    private final GuestMode guests;
 
     private SimulatorConfig(Builder b) {
         this.host = b.host;
@@ -64,6 +66,8 @@ public final class SimulatorConfig {
         this.vmidUpper = b.vmidUpper;
         this.tokenPool = b.tokenPool;
         this.privileges = privileges(b);
+        this.guestImage = b.guestImage;
+        this.guests = b.guests;
         validate();
     }
 
@@ -219,6 +223,20 @@ public final class SimulatorConfig {
     }
 
     /**
+     * What the guests boot: the sandboxes' root file system, or for {@link GuestMode#VM} the
+     * directory of {@code guest.qcow2}, {@code vmlinuz} and {@code initrd.img}; null means the one
+     * {@link GuestImage} finds.
+     */
+    public Path guestImage() {
+        return guestImage;
+    }
+
+    /** What runs a started VM's guest (default: {@link GuestMode#SANDBOX}). */
+    public GuestMode guests() {
+        return guests;
+    }
+
+    /**
      * Defaults: 127.0.0.1 on an ephemeral port, node {@code pve1}, the storages {@code local}, {@code
      * local-lvm} and a shared {@code ceph-vm}, template 9000 on the shared one, zero latency, a
      * token that may do everything.
@@ -239,6 +257,8 @@ public final class SimulatorConfig {
         private int vmidUpper = 1_000_000;
         private String tokenPool;
         private TokenPrivileges privileges;
+        private Path guestImage;
+        private GuestMode guests = GuestMode.SANDBOX;
 
         private Builder() {}
 
@@ -352,6 +372,17 @@ public final class SimulatorConfig {
         /** Exactly what the token may do. */
         public Builder tokenPrivileges(TokenPrivileges p) {
             this.privileges = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** What the guests boot, as {@code pve-simulator/guest-image/build.sh} (with {@code --vm}) prints it. */
+        public Builder guestImage(Path image) {
+            this.guestImage = Objects.requireNonNull(image);
+            return this;
+        }
+
+        public Builder guests(GuestMode mode) {
+            this.guests = Objects.requireNonNull(mode);
             return this;
         }
 

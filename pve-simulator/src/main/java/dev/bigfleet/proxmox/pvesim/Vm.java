@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * One QEMU VM's mutable state. {@code config} is what QEMU runs with; {@code pending} holds
  * cores/memory/agent changes made while running, applied at the next stop, as Proxmox does without
- * hotplug. Guest state (files, execs, the agent) is lost on every stop.
+ * hotplug. {@code disk} is what its guest boots (null for a VM without one yet); what a running
+ * guest keeps in memory and {@code /run} is lost on every stop.
  */
 final class Vm {
     final int vmid;
@@ -19,14 +19,10 @@ final class Vm {
     boolean running;
     long startedAtNanos;
     long startedAtEpoch;
-    /** When the agent answers, in {@link System#nanoTime()} terms; meaningless while stopped. */
-    long agentReadyAtNanos;
-
     boolean agentNeverUp;
-    final TreeMap<String, GuestFile> files = new TreeMap<>();
-    final Map<Integer, ExecState> liveExecs = new LinkedHashMap<>();
-    final List<ExecState> execHistory = new ArrayList<>();
-    int nextGuestPid = 1200;
+    GuestDisk disk;
+    /** Every agent/exec passed to the guest, oldest first. */
+    final List<GuestExec> execHistory = new ArrayList<>();
     /** Last statistics sample for /cluster/resources; null until the first one. */
     StatsSample stats;
 
@@ -90,26 +86,26 @@ final class Vm {
                 || first.equalsIgnoreCase("on");
     }
 
-    boolean agentUp(long now) {
-        return running && agentEnabled() && !agentNeverUp && now >= agentReadyAtNanos;
-    }
-
-    /** QEMU quits: pending changes become active, exec pids are lost, and /run (a tmpfs) is emptied. */
+    /** QEMU quits: pending changes become active. */
     void powerOff() {
         running = false;
         config.putAll(pending);
         pending.clear();
-        liveExecs.clear();
-        files.keySet().removeIf(p -> p.startsWith("/run/"));
     }
 
-    VmView view(String pool, long now) {
+    /** Records that exec-status reported the end of {@code pid}. */
+    void execEnded(int pid, ExecResult end) {
+        for (int i = execHistory.size() - 1; i >= 0; i--) {
+            if (execHistory.get(i).pid() == pid && !execHistory.get(i).exited()) {
+                execHistory.set(i, execHistory.get(i).ended(end));
+                return;
+            }
+        }
+    }
+
+    VmView view(String pool, boolean agentUp) {
         Map<String, Object> shown = effectiveConfig();
         Object d = shown.get("description");
-        List<GuestExec> execs = new ArrayList<>();
-        for (ExecState e : execHistory) {
-            execs.add(e.view(now));
-        }
         return new VmView(
                 vmid,
                 node,
@@ -121,8 +117,7 @@ final class Vm {
                 template(),
                 lock(),
                 pool,
-                agentUp(now),
-                files,
-                execs);
+                agentUp,
+                execHistory);
     }
 }

@@ -24,8 +24,9 @@ final class VmLifecycle {
         return null;
     }
 
-    /** Frees every volume the VM owns on the storages its node sees, as a purge destroy does. */
+    /** Frees every volume the VM owns on the storages its node sees, as a purge destroy does, and its guest's disk. */
     static void freeVolumes(Cluster cluster, Vm vm) {
+        cluster.guests.destroy(vm);
         for (StoragePool pool : cluster.storages.pools()) {
             if (pool.node == null || pool.node.equals(vm.node)) {
                 pool.volumes.values().removeIf(v -> v.owner == vm.vmid);
@@ -33,13 +34,23 @@ final class VmLifecycle {
         }
     }
 
-    /** QEMU is up; the guest OS boots and its agent answers after the scaled boot delay. */
+    /** QEMU is up; the guest boots and its agent listens after the scaled boot delay. */
     static void powerOn(Cluster cluster, Vm vm) {
         vm.running = true;
         vm.startedAtNanos = Cluster.now();
         vm.startedAtEpoch = Cluster.epoch();
-        vm.agentReadyAtNanos = vm.startedAtNanos + cluster.delays.agentBoot().toNanos();
-        vm.liveExecs.clear();
-        vm.nextGuestPid = 1200;
+        cluster.guests.powerOn(vm, cluster.delays.agentBoot());
+    }
+
+    /** QEMU quits: the guest is gone; pending changes become active. */
+    static void powerOff(Cluster cluster, Vm vm) {
+        vm.powerOff();
+        cluster.guests.powerOff(vm.vmid);
+    }
+
+    /** The guest shuts down (a real VM's through its agent), then QEMU quits. */
+    static void shutdown(Cluster cluster, Vm vm) {
+        vm.powerOff();
+        cluster.guests.shutdown(vm.vmid);
     }
 }

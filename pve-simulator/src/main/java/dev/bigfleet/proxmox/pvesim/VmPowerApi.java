@@ -169,7 +169,11 @@ final class VmPowerApi {
         Vm vm = cluster.vms.get(vmid);
         return cluster.startTask(kind, node, id, () -> {
                     if (cluster.vms.get(vmid) == vm && vm.running) {
-                        vm.powerOff();
+                        if (kind == TaskKind.SHUTDOWN) {
+                            VmLifecycle.shutdown(cluster, vm);
+                        } else {
+                            VmLifecycle.powerOff(cluster, vm);
+                        }
                     }
                     return null;
                 })

@@ -13,9 +13,8 @@ import java.util.Map;
  * @param config the config as {@code GET .../config} shows it (pending values applied, no digest)
  * @param lock the config lock ({@code clone}, ...), or null
  * @param pool the pool the VM belongs to, or null
- * @param agentUp whether the guest agent answers right now
- * @param files the guest's files by absolute path
- * @param execs every exec the guest received, oldest first
+ * @param agentUp whether the guest's agent listens right now
+ * @param execs every exec the API passed to the guest, oldest first
  */
 public record VmView(
         int vmid,
@@ -29,13 +28,11 @@ public record VmView(
         String lock,
         String pool,
         boolean agentUp,
-        Map<String, GuestFile> files,
         List<GuestExec> execs) {
 
     public VmView {
         tags = List.copyOf(tags);
         config = Map.copyOf(config);
-        files = Map.copyOf(files);
         execs = List.copyOf(execs);
     }
 

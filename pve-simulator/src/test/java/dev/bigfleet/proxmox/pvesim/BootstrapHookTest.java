@@ -6,16 +6,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code deploy/proxmox/bootstrap-hook.sh} and {@code drain-hook.sh} in the simulator's guest shell,
- * installed where the template guide puts them and run the way the provider runs them: {@code
- * /bin/sh HOOK BLOB} with a blob made by the real {@code tar}.
+ * {@code deploy/proxmox/bootstrap-hook.sh} and {@code drain-hook.sh} in a simulated VM's real guest
+ * (Debian's sh and tar, the kubeadm and kubectl test stand-ins), installed where the template guide
+ * puts them and run the way the provider runs them: {@code /bin/sh HOOK BLOB} with a blob made by the
+ * host's {@code tar}. Each test gets a fresh VM.
  */
 class BootstrapHookTest {
     private static final Path KIT = Path.of("..").toAbsolutePath().normalize().resolve("deploy/proxmox");
@@ -28,16 +30,44 @@ class BootstrapHookTest {
     private static final String KUBECONFIG =
             "apiVersion: v1\nkind: Config\nusers:\n- name: bigfleet-drain\n" + "  user: {token: drain-s3cr3t}\n";
 
+    static PveSimulator sim;
+    static TestClient client;
+    static int nextId = 800;
+
     @TempDir
     Path dir;
 
-    private final Vm vm = new Vm(101, "pve1");
-    private final GuestFiles fs = new GuestFiles(vm);
+    private GuestConsole guest;
+    private String name;
+
+    @BeforeAll
+    static void start() throws Exception {
+        sim = PveSimulator.start(SimulatorConfig.builder()
+                .nodes("pve1")
+                .templateVmid(9000)
+                .token("bigfleet@pve!autoscaler=s3cret")
+                .build());
+        client = TestClient.of(sim);
+    }
+
+    @AfterAll
+    static void stop() {
+        sim.close();
+    }
 
     @BeforeEach
-    void installTheHooksAsTheTemplateShipsThem() throws IOException {
-        fs.write(HOOK, Files.readAllBytes(KIT.resolve("bootstrap-hook.sh")), 0755);
-        fs.write(DRAIN_HOOK, Files.readAllBytes(KIT.resolve("drain-hook.sh")), 0755);
+    void aFreshVmWhoseImageShipsTheHooks() throws IOException {
+        int id = nextId++;
+        assertThat(client.run(client.post(
+                        "/nodes/pve1/qemu/9000/clone", "newid", Integer.toString(id), "name", "node-" + id)))
+                .isEqualTo("OK");
+        assertThat(client.run(client.post("/nodes/pve1/qemu/" + id + "/status/start")))
+                .isEqualTo("OK");
+        guest = sim.guest(id);
+        name = "node-" + id;
+        // the image ships this checkout's hooks
+        assertThat(guest.readText(HOOK)).hasValue(Files.readString(KIT.resolve("bootstrap-hook.sh")));
+        assertThat(guest.readText(DRAIN_HOOK)).hasValue(Files.readString(KIT.resolve("drain-hook.sh")));
     }
 
     /** A tar archive of the named files, made by tar itself. */
@@ -60,13 +90,16 @@ class BootstrapHookTest {
 
     private ExecResult deliverAndRun(byte[] blob) {
         if (blob != null) {
-            fs.write(BLOB, blob, 0600);
+            guest.write(BLOB, blob);
+        } else {
+            guest.sh("rm -f " + BLOB);
         }
-        return new GuestShell(fs).run(List.of("/bin/sh", HOOK, BLOB), "");
+        return guest.run("/bin/sh", HOOK, BLOB);
     }
 
     private void assertNoJoinFilesLeft() {
-        assertThat(vm.files.keySet()).noneMatch(p -> p.startsWith("/run/bigfleet-join"));
+        assertThat(guest.run("/usr/bin/test", "-e", "/run/bigfleet-join").succeeded())
+                .isFalse();
     }
 
     @Test
@@ -75,10 +108,9 @@ class BootstrapHookTest {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("This node has joined the cluster.", "bootstrap-hook: joined");
-        assertThat(vm.files).containsKey("/etc/kubernetes/kubelet.conf");
-        GuestFile credential = vm.files.get("/etc/bigfleet/drain.kubeconfig");
-        assertThat(credential.text()).isEqualTo(KUBECONFIG);
-        assertThat(credential.modeOctal()).isEqualTo("0600");
+        assertThat(guest.read("/etc/kubernetes/kubelet.conf")).isPresent();
+        assertThat(guest.readText("/etc/bigfleet/drain.kubeconfig")).hasValue(KUBECONFIG);
+        assertThat(guest.mode("/etc/bigfleet/drain.kubeconfig")).hasValue("600");
         assertNoJoinFilesLeft();
     }
 
@@ -110,17 +142,24 @@ class BootstrapHookTest {
                 deliverAndRun(tar("join.yaml", "kind: InitConfiguration\n", "drain.kubeconfig", KUBECONFIG));
         assertThat(joinFails.exitCode()).isEqualTo(1);
         assertThat(joinFails.stdout()).doesNotContain("bootstrap-hook: joined");
-        assertThat(vm.files).doesNotContainKey("/etc/kubernetes/kubelet.conf");
+        assertThat(guest.read("/etc/kubernetes/kubelet.conf")).isEmpty();
         assertNoJoinFilesLeft();
     }
 
     @Test
-    void theDrainHookDrainsThisNodeWithTheInstalledCredential() {
-        ExecResult r = new GuestShell(fs).run(List.of("/bin/sh", DRAIN_HOOK, "45"), "");
-        assertThat(r.exitCode()).as(r.stderr()).isZero();
-        assertThat(r.stdout()).contains("node/vm-101 drained");
+    void theDrainHookDrainsThisNodeWithTheInstalledCredential() throws Exception {
+        ExecResult withoutCredential = guest.run("/bin/sh", DRAIN_HOOK, "45");
+        assertThat(withoutCredential.exitCode()).isEqualTo(1);
+        assertThat(withoutCredential.stderr()).contains("/etc/bigfleet/drain.kubeconfig");
 
-        ExecResult noTimeout = new GuestShell(fs).run(List.of("/bin/sh", DRAIN_HOOK), "");
+        assertThat(deliverAndRun(tar("join.yaml", JOIN, "drain.kubeconfig", KUBECONFIG))
+                        .exitCode())
+                .isZero();
+        ExecResult r = guest.run("/bin/sh", DRAIN_HOOK, "45");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("node/" + name + " drained");
+
+        ExecResult noTimeout = guest.run("/bin/sh", DRAIN_HOOK);
         assertThat(noTimeout.exitCode()).isEqualTo(2);
         assertThat(noTimeout.stderr()).contains("1: parameter not set");
     }

@@ -141,8 +141,8 @@ class FaultsTest {
     @Test
     void agentThatNeverComesUp() {
         String vm = running();
+        awaitAgent(vm);
         sim.faults().agentNeverUp(vmid(vm));
-        TestClient.sleep(20);
         assertThat(client.post(vm + "/agent/ping").message()).isEqualTo("QEMU guest agent is not running\n");
         sim.faults().clear();
         assertThat(client.post(vm + "/agent/ping").status()).isEqualTo(200);
@@ -152,55 +152,42 @@ class FaultsTest {
         assertThat(client.post(fresh + "/agent/ping").message()).isEqualTo("QEMU guest agent is not running\n");
     }
 
-    @Test
-    void injectedExecResults() {
-        String vm = running();
-        sim.faults().nextExec(ExecResult.exit(1, "", "kubeadm: join failed\n"));
-        sim.faults().execsMatching("kubectl drain", ExecResult.exit(7, "", "cannot evict pod\n"));
-        JsonNode first = execAndWait(vm, "/bin/sh", "/run/bootstrap");
-        assertThat(first.get("exitcode").asInt()).isEqualTo(1);
-        assertThat(first.get("err-data").asText()).isEqualTo("kubeadm: join failed\n");
-        JsonNode drain = execAndWait(vm, "/bin/sh", "-c", "kubectl drain \"$(hostname)\" --ignore-daemonsets");
-        assertThat(drain.get("exitcode").asInt()).isEqualTo(7);
-        sim.faults().execsMatching("reboot", ExecResult.killed(9));
-        assertThat(execAndWait(vm, "reboot").get("signal").asInt()).isEqualTo(9);
-        sim.faults()
-                .guestCommands(
-                        (fs, argv, in) -> argv.get(0).equals("whoami") ? ExecResult.exit(0, "root\n", "") : null);
-        assertThat(execAndWait(vm, "whoami").get("out-data").asText()).isEqualTo("root\n");
+    private void awaitAgent(String vm) {
+        for (int i = 0; i < 100; i++) {
+            if (client.post(vm + "/agent/ping").status() == 200) {
+                return;
+            }
+            TestClient.sleep(20);
+        }
+        throw new AssertionError("agent never came up");
     }
 
     @Test
-    void hangingExecNeverExits() {
+    void aRestartedAgentHasForgottenTheCommandsOfTheOldOne() {
         String vm = running();
-        sim.faults().nextExec(ExecResult.hang());
-        int pid = client.post(vm + "/agent/exec", "command", "true")
+        awaitAgent(vm);
+        int pid = client.post(vm + "/agent/exec", "command", "sleep", "command", "100")
                 .data()
                 .get("pid")
                 .asInt();
-        TestClient.sleep(50);
-        assertThat(client.get(vm + "/agent/exec-status?pid=" + pid)
-                        .data()
-                        .get("exited")
-                        .asInt())
-                .isZero();
+        sim.faults().restartAgent(vmid(vm));
+        awaitAgent(vm);
+        assertThat(client.get(vm + "/agent/exec-status?pid=" + pid).message())
+                .isEqualTo("Agent error: Invalid parameter 'pid'\n");
     }
 
-    private JsonNode execAndWait(String vm, String... argv) {
-        String[] form = new String[argv.length * 2];
-        for (int i = 0; i < argv.length; i++) {
-            form[2 * i] = "command";
-            form[2 * i + 1] = argv[i];
-        }
-        int pid = client.post(vm + "/agent/exec", form).data().get("pid").asInt();
-        for (int i = 0; i < 100; i++) {
-            JsonNode s = client.get(vm + "/agent/exec-status?pid=" + pid).data();
-            if (s.get("exited").asInt() == 1) {
-                return s;
-            }
-            TestClient.sleep(10);
-        }
-        throw new AssertionError("exec did not exit");
+    @Test
+    void anOccupiedAgentSocketMakesOthersWait() {
+        String vm = running();
+        awaitAgent(vm);
+        sim.faults().occupyAgent(vmid(vm), Duration.ofMillis(500));
+        assertThat(client.post(vm + "/agent/ping").status())
+                .as("served once the other client lets go")
+                .isEqualTo(200);
+        sim.faults().occupyAgent(vmid(vm), Duration.ofSeconds(4));
+        assertThat(client.post(vm + "/agent/ping").message()).isEqualTo("QEMU guest agent is not running\n");
+        TestClient.sleep(1000);
+        assertThat(client.post(vm + "/agent/ping").status()).isEqualTo(200);
     }
 
     @Test

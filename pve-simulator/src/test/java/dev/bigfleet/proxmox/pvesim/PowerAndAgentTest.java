@@ -3,14 +3,18 @@ package dev.bigfleet.proxmox.pvesim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Start/stop tasks, status/current, and the guest agent behind its boot delay. */
+/**
+ * Start/stop tasks, status/current, and the agent calls against each VM's real guest (Debian's
+ * qemu-guest-agent in a sandbox): what the agent itself decides (modes, one-shot exit statuses,
+ * signals, refusals) and what qemu-server adds (the ping first, the texts of its errors).
+ */
 class PowerAndAgentTest {
     static PveSimulator sim;
     static TestClient client;
@@ -18,7 +22,7 @@ class PowerAndAgentTest {
 
     @BeforeAll
     static void start() throws Exception {
-        // 40 ms unit: start 40 ms, agent boot 200 ms, exec 20 ms.
+        // 40 ms unit: start 40 ms, guest boot 200 ms.
         sim = PveSimulator.start(SimulatorConfig.builder()
                 .nodes("pve1")
                 .templateVmid(9000)
@@ -46,6 +50,33 @@ class PowerAndAgentTest {
         assertThat(client.run(client.post(vm + "/status/start"))).isEqualTo("OK");
         awaitAgent(vm);
         return vm;
+    }
+
+    private static int vmid(String vm) {
+        return Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
+    }
+
+    private int exec(String vm, String... argv) {
+        String[] form = new String[argv.length * 2];
+        for (int i = 0; i < argv.length; i++) {
+            form[2 * i] = "command";
+            form[2 * i + 1] = argv[i];
+        }
+        TestClient.Resp r = client.post(vm + "/agent/exec", form);
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        return r.data().get("pid").asInt();
+    }
+
+    private JsonNode awaitExit(String vm, int pid) {
+        for (int i = 0; i < 500; i++) {
+            TestClient.Resp r = client.get(vm + "/agent/exec-status?pid=" + pid);
+            assertThat(r.status()).as(r.text()).isEqualTo(200);
+            if (r.data().get("exited").asInt() == 1) {
+                return r.data();
+            }
+            TestClient.sleep(10);
+        }
+        throw new AssertionError("pid " + pid + " did not exit");
     }
 
     private void awaitAgent(String vm) {
@@ -108,25 +139,28 @@ class PowerAndAgentTest {
     }
 
     @Test
-    void agentAnswersOnlyAfterTheBootDelay() {
+    void aPingWhileTheGuestBootsIsAnsweredOnceItsAgentListens() {
         String vm = cloneOf(9000);
         TestClient.Resp stopped = client.post(vm + "/agent/ping");
         assertThat(stopped.status()).isEqualTo(500);
         assertThat(stopped.message()).matches("VM \\d+ is not running\n");
 
         client.run(client.post(vm + "/status/start"));
+        assertThat(sim.vm(vmid(vm)).orElseThrow().agentUp()).isFalse();
+        // QEMU holds what is written to the channel until the agent opens it: 200 ms < 3 s
         TestClient.Resp booting = client.post(vm + "/agent/ping");
-        assertThat(booting.status()).isEqualTo(500);
-        assertThat(booting.message()).isEqualTo("QEMU guest agent is not running\n");
-        awaitAgent(vm);
-        TestClient.Resp up = client.post(vm + "/agent/ping");
-        assertThat(up.data().get("result").isObject()).isTrue();
-        assertThat(client.get(vm + "/agent/get-osinfo")
+        assertThat(booting.status()).as(booting.text()).isEqualTo(200);
+        assertThat(booting.data().get("result").isObject()).isTrue();
+        assertThat(sim.vm(vmid(vm)).orElseThrow().agentUp()).isTrue();
+        JsonNode os = client.get(vm + "/agent/get-osinfo").data().get("result");
+        assertThat(os.get("id").asText()).isEqualTo("debian");
+        assertThat(os.get("version-id").asText()).isEqualTo("12");
+        assertThat(client.get(vm + "/agent/get-host-name")
                         .data()
                         .get("result")
-                        .get("id")
+                        .get("host-name")
                         .asText())
-                .isEqualTo("ubuntu");
+                .isEqualTo(sim.vm(vmid(vm)).orElseThrow().name());
     }
 
     @Test
@@ -149,9 +183,9 @@ class PowerAndAgentTest {
     }
 
     @Test
-    void fileWriteStoresBytesAndCreatesWorldWritableFiles() {
+    void fileWriteCreatesFilesWorldWritableAndKeepsAnExistingFilesMode() {
         String vm = runningVmWithAgent();
-        int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
+        GuestConsole guest = sim.guest(vmid(vm));
         byte[] blob = {0, 1, 2, (byte) 0xFF, 'h', 'i'};
         TestClient.Resp w = client.post(
                 vm + "/agent/file-write",
@@ -161,79 +195,175 @@ class PowerAndAgentTest {
                 Base64.getEncoder().encodeToString(blob),
                 "encode",
                 "0");
-        assertThat(w.status()).isEqualTo(200);
-        GuestFile f = sim.vm(vmid).orElseThrow().files().get("/run/blob");
-        assertThat(f.content()).isEqualTo(blob);
-        assertThat(f.mode()).isEqualTo(0666);
+        assertThat(w.status()).as(w.text()).isEqualTo(200);
+        assertThat(guest.read("/run/blob")).hasValue(blob);
+        // the agent creates files 0666 whatever the umask
+        assertThat(guest.mode("/run/blob")).hasValue("666");
 
-        // encode=1 (the default): Proxmox encodes the text itself, so the file holds the text.
+        guest.sh("umask 077 && : > /run/private");
+        client.post(vm + "/agent/file-write", "file", "/run/private", "content", "s3cr3t");
+        assertThat(guest.readText("/run/private")).hasValue("s3cr3t");
+        assertThat(guest.mode("/run/private")).as("rewriting keeps the mode").hasValue("600");
+
+        // encode=1 (the default): Proxmox encodes the text itself, so the file holds the text
         client.post(vm + "/agent/file-write", "file", "/etc/motd", "content", "aGk=");
-        assertThat(sim.vm(vmid).orElseThrow().files().get("/etc/motd").text()).isEqualTo("aGk=");
+        assertThat(guest.readText("/etc/motd")).hasValue("aGk=");
+        String long_ = "0123456789".repeat(100);
+        client.post(vm + "/agent/file-write", "file", "/etc/long", "content", long_);
+        assertThat(guest.readText("/etc/long")).hasValue(long_);
 
         TestClient.Resp big = client.post(vm + "/agent/file-write", "file", "/x", "content", "a".repeat(61441));
         assertThat(big.status()).isEqualTo(400);
         assertThat(big.error("content")).isEqualTo("value may only be 61440 characters long");
+
+        TestClient.Resp notBase64 =
+                client.post(vm + "/agent/file-write", "file", "/run/x", "content", "!!", "encode", "0");
+        assertThat(notBase64.status()).isEqualTo(500);
+        assertThat(notBase64.message()).isEqualTo("Agent error: Base64 data contains invalid characters\n");
+
+        TestClient.Resp noDir = client.post(vm + "/agent/file-write", "file", "/nonexistent/x", "content", "x");
+        assertThat(noDir.status()).isEqualTo(500);
+        assertThat(noDir.message())
+                .isEqualTo(
+                        "Agent error: failed to open file '/nonexistent/x' (mode: 'wb'): No such file or directory\n");
     }
 
     @Test
-    void execReturnsAPidAndExecStatusReportsTheExitOnce() {
+    void fileReadReturnsTheContentAndSaysWhenItStoppedShort() {
         String vm = runningVmWithAgent();
-        TestClient.Resp started = client.post(
-                vm + "/agent/exec",
-                "command",
-                "/bin/sh",
-                "command",
-                "-c",
-                "command",
-                "echo hello; echo oops >&2; exit 3");
-        int pid = started.data().get("pid").asInt();
+        sim.guest(vmid(vm)).writeText("/etc/greeting", "hello guest\n");
+        JsonNode all = client.get(vm + "/agent/file-read?file=/etc/greeting").data();
+        assertThat(all.get("content").asText()).isEqualTo("hello guest\n");
+        assertThat(all.get("bytes-read").asInt()).isEqualTo(12);
+        assertThat(all.has("truncated")).isFalse();
+        JsonNode part = client.get(vm + "/agent/file-read?file=/etc/greeting&offset=6&count=5")
+                .data();
+        assertThat(part.get("content").asText()).isEqualTo("guest");
+        assertThat(part.get("truncated").asInt()).isEqualTo(1);
+        assertThat(client.get(vm + "/agent/file-read?file=/etc/nothing").message())
+                .isEqualTo("Agent error: failed to open file '/etc/nothing' (mode: 'r'): No such file or directory\n");
+    }
+
+    @Test
+    void execStatusAnswersAFinishedPidOnceThenInvalidParameter() {
+        String vm = runningVmWithAgent();
+        int pid = exec(vm, "/bin/sh", "-c", "sleep 0.3; echo hello; echo oops >&2; exit 3");
         assertThat(pid).isPositive();
         JsonNode s = client.get(vm + "/agent/exec-status?pid=" + pid).data();
         assertThat(s.get("exited").asInt()).isEqualTo(0);
-        TestClient.sleep(60);
-        JsonNode done = client.get(vm + "/agent/exec-status?pid=" + pid).data();
-        assertThat(done.get("exited").asInt()).isEqualTo(1);
+        JsonNode done = awaitExit(vm, pid);
         assertThat(done.get("exitcode").asInt()).isEqualTo(3);
+        assertThat(done.has("signal")).isFalse();
         assertThat(done.get("out-data").asText()).isEqualTo("hello\n");
         assertThat(done.get("err-data").asText()).isEqualTo("oops\n");
         TestClient.Resp again = client.get(vm + "/agent/exec-status?pid=" + pid);
         assertThat(again.status()).isEqualTo(500);
-        assertThat(again.message())
-                .matches("VM \\d+ qga command 'guest-exec-status' failed - Invalid parameter 'pid'\n");
+        assertThat(again.message()).isEqualTo("Agent error: Invalid parameter 'pid'\n");
 
-        int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
-        GuestExec recorded = sim.vm(vmid).orElseThrow().execs().get(0);
-        assertThat(recorded.argv()).containsExactly("/bin/sh", "-c", "echo hello; echo oops >&2; exit 3");
+        GuestExec recorded = sim.vm(vmid(vm)).orElseThrow().execs().get(0);
+        assertThat(recorded.argv()).containsExactly("/bin/sh", "-c", "sleep 0.3; echo hello; echo oops >&2; exit 3");
+        assertThat(recorded.pid()).isEqualTo(pid);
+        assertThat(recorded.result()).isEqualTo(new ExecResult(3, null, "hello\n", "oops\n"));
+    }
+
+    @Test
+    void aKilledProcessReportsItsSignalAndNoExitCode() {
+        String vm = runningVmWithAgent();
+        JsonNode done = awaitExit(vm, exec(vm, "/bin/sh", "-c", "kill -9 $$"));
+        assertThat(done.get("signal").asInt()).isEqualTo(9);
+        assertThat(done.has("exitcode")).isFalse();
+    }
+
+    @Test
+    void theAgentRefusesWhatItCannotRun() {
+        String vm = runningVmWithAgent();
+        TestClient.Resp missing = client.post(vm + "/agent/exec", "command", "/usr/bin/no-such-program");
+        assertThat(missing.status()).isEqualTo(500);
+        assertThat(missing.message())
+                .startsWith("Agent error: Guest agent command failed, error was 'Failed to execute child process")
+                .contains("/usr/bin/no-such-program", "No such file or directory");
+    }
+
+    @Test
+    void outputBeyondSixteenMebibytesIsCutAndFlagged() {
+        String vm = runningVmWithAgent();
+        JsonNode done = awaitExit(vm, exec(vm, "/bin/sh", "-c", "yes | head -c 17000000"));
+        assertThat(done.get("exitcode").asInt()).isZero();
+        assertThat(done.get("out-truncated").asInt()).isEqualTo(1);
+        assertThat(done.get("out-data").asText()).hasSize(16 * 1024 * 1024).startsWith("y\ny\n");
     }
 
     @Test
     void execAcceptsAJsonArrayAndStdin() {
         String vm = runningVmWithAgent();
-        int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
         TestClient.Resp r = client.postJson(
                 vm + "/agent/exec",
                 "{\"command\":[\"/bin/sh\",\"-c\",\"umask 077; cat > /run/secret\"],\"input-data\":\"s3cr3t\"}");
-        assertThat(r.status()).isEqualTo(200);
-        GuestFile f = sim.vm(vmid).orElseThrow().files().get("/run/secret");
-        assertThat(f.text()).isEqualTo("s3cr3t");
-        assertThat(f.mode()).isEqualTo(0600);
-        assertThat(new String(f.content(), StandardCharsets.UTF_8)).isEqualTo("s3cr3t");
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        awaitExit(vm, r.data().get("pid").asInt());
+        GuestConsole guest = sim.guest(vmid(vm));
+        assertThat(guest.readText("/run/secret")).hasValue("s3cr3t");
+        assertThat(guest.mode("/run/secret")).hasValue("600");
+
+        TestClient.Resp tooMuch = client.post(vm + "/agent/exec", "command", "cat", "input-data", "x".repeat(65537));
+        assertThat(tooMuch.status()).isEqualTo(400);
+        assertThat(tooMuch.error("input-data")).isEqualTo("value may only be 65536 characters long");
     }
 
     @Test
-    void stoppingForgetsPidsAndRunFiles() {
+    void stoppingForgetsPidsAndRunButKeepsTheDisk() {
         String vm = runningVmWithAgent();
-        int vmid = Integer.parseInt(vm.substring(vm.lastIndexOf('/') + 1));
         client.post(vm + "/agent/file-write", "file", "/run/x", "content", "x");
         client.post(vm + "/agent/file-write", "file", "/etc/keep", "content", "k");
-        int pid = client.post(vm + "/agent/exec", "command", "sleep")
-                .data()
-                .get("pid")
-                .asInt();
+        int pid = exec(vm, "sleep", "100");
         client.run(client.post(vm + "/status/stop"));
+        assertThat(sim.vm(vmid(vm)).orElseThrow().agentUp()).isFalse();
         client.run(client.post(vm + "/status/start"));
         awaitAgent(vm);
-        assertThat(client.get(vm + "/agent/exec-status?pid=" + pid).status()).isEqualTo(500);
-        assertThat(sim.vm(vmid).orElseThrow().files()).containsOnlyKeys("/etc/keep");
+        assertThat(client.get(vm + "/agent/exec-status?pid=" + pid).message())
+                .isEqualTo("Agent error: Invalid parameter 'pid'\n");
+        GuestConsole guest = sim.guest(vmid(vm));
+        assertThat(guest.read("/run/x")).isEmpty();
+        assertThat(guest.readText("/etc/keep")).hasValue("k");
+    }
+
+    @Test
+    void linkedClonesShareTheTemplateAndAFullCloneCopiesItsSource() {
+        String a = runningVmWithAgent();
+        String b = runningVmWithAgent();
+        sim.guest(vmid(a)).writeText("/root/mine", "a");
+        assertThat(sim.guest(vmid(b)).read("/root/mine")).isEmpty();
+        assertThat(sim.guest(vmid(b)).readText("/usr/local/lib/bigfleet/drain-hook.sh"))
+                .hasValueSatisfying(t -> assertThat(t).contains("kubectl"));
+
+        client.run(client.post(a + "/status/stop"));
+        int copy = nextId++;
+        assertThat(client.run(client.post(a + "/clone", "newid", Integer.toString(copy), "full", "1")))
+                .isEqualTo("OK");
+        client.run(client.post(a + "/status/start"));
+        awaitAgent(a);
+        sim.guest(vmid(a)).writeText("/root/mine", "changed");
+        String c = "/nodes/pve1/qemu/" + copy;
+        client.run(client.post(c + "/status/start"));
+        awaitAgent(c);
+        assertThat(sim.guest(copy).readText("/root/mine")).hasValue("a");
+        client.run(client.post(a + "/status/stop"));
+        assertThat(client.run(client.delete(a))).isEqualTo("OK");
+        assertThat(sim.guest(copy).readText("/root/mine"))
+                .as("the copy outlives its source")
+                .hasValue("a");
+    }
+
+    @Test
+    void theTemplatesHooksRunInTheGuest() {
+        String vm = runningVmWithAgent();
+        GuestConsole guest = sim.guest(vmid(vm));
+        guest.writeText("/etc/bigfleet/drain.kubeconfig", "apiVersion: v1\n");
+        int pid = exec(vm, "/bin/sh", "/usr/local/lib/bigfleet/drain-hook.sh", "30");
+        JsonNode done = awaitExit(vm, pid);
+        assertThat(done.get("exitcode").asInt()).as(done.toString()).isZero();
+        String node = sim.vm(vmid(vm)).orElseThrow().name();
+        assertThat(done.get("out-data").asText()).isEqualTo("node/" + node + " cordoned\nnode/" + node + " drained\n");
+        assertThat(List.of(guest.sh("hostname").strip())).containsExactly(node);
     }
 }

@@ -6,10 +6,12 @@ import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +26,7 @@ final class BootstrapDelivery {
     static final int CHUNK_BYTES = 46080;
 
     private static final Duration HELPER_LIMIT = Duration.ofSeconds(60);
+    private static final Polling WRITE_POLLING = new Polling(Duration.ofMillis(250), Duration.ofSeconds(2));
     private static final Logger log = LoggerFactory.getLogger(BootstrapDelivery.class);
 
     private final PveClient api;
@@ -59,18 +62,13 @@ final class BootstrapDelivery {
                 if (chunks.get(i).length == 0) {
                     continue;
                 }
-                try {
-                    api.agentFileWrite(
-                            vm.node(),
-                            vm.vmid(),
-                            files.get(i),
-                            Base64.getEncoder().encodeToString(chunks.get(i)));
-                } catch (PveApiException e) {
-                    throw new BackendException(
-                            what + ": write " + files.get(i) + " (" + (i + 1) + "/" + chunks.size() + "): "
-                                    + scrub.scrub(e.getMessage()),
-                            e);
-                }
+                write(
+                        vm,
+                        files.get(i),
+                        Base64.getEncoder().encodeToString(chunks.get(i)),
+                        context,
+                        what + ": write " + files.get(i) + " (" + (i + 1) + "/" + chunks.size() + ")",
+                        scrub);
             }
             if (!parts.isEmpty()) {
                 helper(vm, GuestScripts.assemble(path, parts), what + ": assemble " + path, scrub, context);
@@ -83,6 +81,10 @@ final class BootstrapDelivery {
                 if (ApiFailures.isTransient(e)) {
                     throw e; // the hook was certainly not started: the whole delivery may run again
                 }
+                if (e instanceof GuestExec.NotStarted) {
+                    // refused (e.g. the agent cannot execute it): definite, and the hook never ran
+                    throw new BackendException(scrub.scrub(String.valueOf(e.getMessage())), e.getCause());
+                }
                 // the hook may have run (or still run): the node may be joining its cluster
                 throw BackendException.afterBootstrapStarted(scrub.scrub(String.valueOf(e.getMessage())), e.getCause());
             }
@@ -93,6 +95,32 @@ final class BootstrapDelivery {
             }
         } finally {
             removeQuietly(vm, created, scrub, context);
+        }
+    }
+
+    /**
+     * One file-write. While the agent does not answer Proxmox's ping (busy with another client,
+     * restarting) nothing was written, and writing again is harmless (the file is opened {@code wb}),
+     * so it is tried again within the helper limit.
+     */
+    private void write(OwnedVm vm, String file, String base64, OperationContext context, String what, Redactor scrub)
+            throws BackendException {
+        PveApiException[] last = {null};
+        Optional<Boolean> written = WRITE_POLLING.until(Instant.now().plus(HELPER_LIMIT), context, () -> {
+            try {
+                api.agentFileWrite(vm.node(), vm.vmid(), file, base64);
+                return Optional.of(true);
+            } catch (PveApiException e) {
+                if (GuestExec.agentNotAnswering(e)) {
+                    last[0] = e;
+                    return Optional.empty();
+                }
+                throw new BackendException(what + ": " + scrub.scrub(e.getMessage()), e);
+            }
+        });
+        if (written.isEmpty()) {
+            throw new BackendException(
+                    what + ": " + (last[0] == null ? "no answer" : scrub.scrub(last[0].getMessage())), last[0]);
         }
     }
 

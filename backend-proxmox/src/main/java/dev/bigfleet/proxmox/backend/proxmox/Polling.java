@@ -49,6 +49,8 @@ final class Polling {
         }
         RetryPolicy<Optional<T>> policy = RetryPolicy.<Optional<T>>builder()
                 .handleResultIf(Optional::isEmpty)
+                // a probe's exception is its answer, never a reason to poll again
+                .abortOn(BackendException.class)
                 .abortIf((answer, failure) -> context.isCancelled())
                 .withBackoff(first, max.compareTo(first) > 0 ? max : first.plusMillis(1), 1.5)
                 .withMaxRetries(-1)

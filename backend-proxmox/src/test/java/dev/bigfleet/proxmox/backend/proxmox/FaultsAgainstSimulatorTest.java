@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.Offering;
-import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.ForeignVm;
 import dev.bigfleet.proxmox.pvesim.NodeSpec;
 import dev.bigfleet.proxmox.pvesim.PowerState;
@@ -112,7 +111,7 @@ class FaultsAgainstSimulatorTest {
         String id = "proxmox/OnDemand/pve.small/pve1/002";
         CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         String noisy = "x".repeat(5000) + " join failed: token " + "abcdef.0123456789abcdef" + " rejected";
-        cluster.simulator().faults().execsMatching("^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(1, "", noisy));
+        cluster.simulator().guest((int) vm.vmid()).kubeadmJoinFails(1, noisy);
 
         BackendException e = failure(() -> backend.applyBootstrap(
                 new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(id)));
@@ -123,7 +122,8 @@ class FaultsAgainstSimulatorTest {
                 .endsWith("join failed: token " + Redactor.MASK + " rejected");
         assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length).isLessThan(2300);
         VmView after = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
-        assertThat(after.files()).doesNotContainKey("/run/bigfleet-bootstrap");
+        assertThat(cluster.simulator().guest((int) vm.vmid()).read("/run/bigfleet-bootstrap"))
+                .isEmpty();
         assertThat(after.execs().get(after.execs().size() - 1).argv()).startsWith("rm", "-f");
     }
 
@@ -230,11 +230,8 @@ class FaultsAgainstSimulatorTest {
         String id = "proxmox/OnDemand/pve.small/pve1/008";
         CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
         cluster.simulator()
-                .faults()
-                .execsMatching(
-                        "kubectl drain",
-                        ExecResult.exit(
-                                1, "", "error: cannot evict pod as it would violate the pod's disruption budget"));
+                .guest((int) vm.vmid())
+                .kubectlDrainFails(1, "error: cannot evict pod as it would violate the pod's disruption budget");
 
         BackendException e = failure(() ->
                 backend.drain(new DrainSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", 5), forMachine(id)));
@@ -289,7 +286,6 @@ class FaultsAgainstSimulatorTest {
         VmView foreign = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(foreign.running()).isTrue();
         assertThat(foreign.execs()).isEmpty();
-        assertThat(foreign.files()).isEmpty();
         assertThat(cluster.simulator().requests())
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bigfleet.proxmox.pvesim.ForeignVm;
-import dev.bigfleet.proxmox.pvesim.GuestFile;
+import dev.bigfleet.proxmox.pvesim.GuestConsole;
 import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
@@ -17,10 +17,11 @@ import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,49 +81,55 @@ class LifecycleAgainstSimulatorTest {
                 .hasSize(1);
     }
 
+    /**
+     * A bootstrap blob that, run by the default hook ({@code /bin/sh BLOB}), leaves in the guest a
+     * copy of itself and the mode it had, then joins with the kubeadm stand-in; {@code tail} is
+     * never read by the shell.
+     */
+    private static byte[] capturingBlob(byte[] tail) {
+        byte[] head = ("#!/bin/sh\nstat -c %a \"$0\" > /root/blob-mode\ncat \"$0\" > /root/blob-copy\n"
+                        + "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef\nexit $?\n")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] blob = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, blob, head.length, tail.length);
+        return blob;
+    }
+
     @Test
     void configureWritesTheBlobPrivatelyRunsTheHookAndDeletesTheBlob() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/000";
         CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
-        AtomicReference<GuestFile> atHook = new AtomicReference<>();
-        cluster.simulator().faults().guestCommands((guest, argv, input) -> {
-            if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
-                atHook.set(guest.file("/run/bigfleet-bootstrap").orElse(null));
-            }
-            return null;
-        });
+        byte[] blob = capturingBlob(Leaks.BLOB);
 
         VmTarget target = new VmTarget(id, created.node(), created.vmid());
         TestOperationContext op = forMachine(id);
         backend.ensureRunning(target, op);
-        backend.applyBootstrap(new BootstrapSpec(target, "cluster-1", Leaks.BLOB), op);
+        backend.applyBootstrap(new BootstrapSpec(target, "cluster-1", blob), op);
 
-        assertThat(atHook.get()).isNotNull();
-        assertThat(atHook.get().content()).isEqualTo(Leaks.BLOB);
-        assertThat(atHook.get().modeOctal()).isEqualTo("0600");
-        assertThat(vm(created.vmid()).files()).doesNotContainKey("/run/bigfleet-bootstrap");
+        GuestConsole guest = cluster.simulator().guest((int) created.vmid());
+        assertThat(guest.read("/root/blob-copy")).hasValue(blob);
+        assertThat(guest.readText("/root/blob-mode")).hasValue("600\n");
+        assertThat(guest.read("/etc/kubernetes/kubelet.conf")).as("joined").isPresent();
+        assertThat(guest.read("/run/bigfleet-bootstrap")).isEmpty();
     }
 
     @Test
     void aBlobLargerThanOneAgentWriteArrivesWhole() throws Exception {
         String id = "proxmox/OnDemand/pve.small/pve1/001";
         CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
-        byte[] blob = new byte[150_000];
-        new Random(7).nextBytes(blob);
-        AtomicReference<GuestFile> atHook = new AtomicReference<>();
-        cluster.simulator().faults().guestCommands((guest, argv, input) -> {
-            if (argv.equals(List.of("/bin/sh", "/run/bigfleet-bootstrap"))) {
-                atHook.set(guest.file("/run/bigfleet-bootstrap").orElse(null));
-            }
-            return null;
-        });
+        byte[] random = new byte[150_000];
+        new Random(7).nextBytes(random);
+        byte[] blob = capturingBlob(random);
 
         backend.applyBootstrap(
                 new BootstrapSpec(new VmTarget(id, created.node(), created.vmid()), "c", blob), forMachine(id));
 
-        assertThat(atHook.get().content()).isEqualTo(blob);
-        assertThat(atHook.get().modeOctal()).isEqualTo("0600");
-        assertThat(vm(created.vmid()).files()).isEmpty();
+        GuestConsole guest = cluster.simulator().guest((int) created.vmid());
+        assertThat(guest.read("/root/blob-copy")).hasValue(blob);
+        assertThat(guest.readText("/root/blob-mode")).hasValue("600\n");
+        assertThat(guest.sh("ls -a /run | grep bigfleet || true"))
+                .as("no blob or part left")
+                .isEmpty();
     }
 
     @Test

@@ -5,7 +5,6 @@ import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -18,6 +17,7 @@ import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.spi.testkit.BackgroundCall;
 import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -152,9 +152,10 @@ class OutageAgainstSimulatorTest {
         start(Duration.ZERO);
         String id = "proxmox/OnDemand/pve.small/pve1/001";
         CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
-        cluster.simulator().faults().execsMatching(HOOK, ExecResult.exit(0).after(Duration.ofSeconds(3)));
+        // a hook that takes 3 s (the blob is the script the default hook runs)
+        byte[] slow = ("sleep 3\n" + Leaks.BLOB_TEXT).getBytes(StandardCharsets.UTF_8);
         BackgroundCall configure = BackgroundCall.start(() -> backend.applyBootstrap(
-                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB),
+                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", slow),
                 TestOperationContext.withDeadline(id, Duration.ofMinutes(2))));
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> runs(cluster.simulator().vm((int) vm.vmid()).orElseThrow(), HOOK) == 1);
@@ -167,7 +168,8 @@ class OutageAgainstSimulatorTest {
         assertThat(configure.failure()).isNull();
         VmView after = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(runs(after, HOOK)).isEqualTo(1);
-        assertThat(after.files()).doesNotContainKey("/run/bigfleet-bootstrap");
+        assertThat(cluster.simulator().guest((int) vm.vmid()).read("/run/bigfleet-bootstrap"))
+                .isEmpty();
     }
 
     @Test
@@ -188,16 +190,16 @@ class OutageAgainstSimulatorTest {
                 .pollInterval(Duration.ofMillis(200))
                 .until(this::reachableNow);
 
-        cluster.simulator().faults().execsMatching(HOOK, ExecResult.exit(3, "", "join failed"));
+        cluster.simulator().guest((int) vm.vmid()).kubeadmJoinFails(3, "join failed");
         BackendException exited = failure(
                 ended(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id))));
         assertThat(exited.isTransient()).isFalse();
         assertThat(exited.bootstrapStarted()).isTrue();
         assertThat(exited.getMessage()).contains("exited with code 3");
 
-        cluster.simulator().faults().execsMatching(HOOK, ExecResult.hang());
+        byte[] endless = ("sleep 600\n" + Leaks.BLOB_TEXT).getBytes(StandardCharsets.UTF_8);
         BackendException hung = failure(ended(() -> backend.applyBootstrap(
-                new BootstrapSpec(target, "c", Leaks.BLOB),
+                new BootstrapSpec(target, "c", endless),
                 TestOperationContext.withDeadline(id, Duration.ofSeconds(4)))));
         assertThat(hung.isTransient()).isFalse();
         assertThat(hung.bootstrapStarted()).isTrue();
@@ -247,12 +249,14 @@ class OutageAgainstSimulatorTest {
 
     @Test
     void aHealthyCreateAndConfigureWaitButNeverErr() throws Exception {
-        start(Duration.ofMillis(100));
+        // the guest's agent starts 5 s after the VM (5 units): the first pings get no answer in 3 s
+        start(Duration.ofSeconds(1));
         String id = "proxmox/OnDemand/pve.small/pve1/004";
 
         CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
-        backend.applyBootstrap(
-                new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(id));
+        // a hook that takes a second, so that its first exit status polls find it running
+        byte[] blob = ("sleep 1\n" + Leaks.BLOB_TEXT).getBytes(StandardCharsets.UTF_8);
+        backend.applyBootstrap(new BootstrapSpec(new VmTarget(id, vm.node(), vm.vmid()), "c", blob), forMachine(id));
 
         assertThat(calls.with(CallOutcome.ERROR)).isEmpty();
         assertThat(calls.with(CallOutcome.WAITING))

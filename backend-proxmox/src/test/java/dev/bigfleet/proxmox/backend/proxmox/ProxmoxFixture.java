@@ -2,7 +2,6 @@ package dev.bigfleet.proxmox.backend.proxmox;
 
 import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
 
-import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.pvesim.TaskKind;
 import dev.bigfleet.proxmox.pvesim.VmView;
@@ -50,24 +49,18 @@ final class ProxmoxFixture implements BackendFixture {
         return cluster.simulator().vm((int) vm.vmid()).isPresent();
     }
 
-    /** The hook is {@code --bootstrap-exec} (default /bin/sh) on {@code --bootstrap-path}. */
+    /** The default hook runs the blob, a script whose kubeadm join the guest's stand-in refuses. */
     @Override
     public GuestFailure failBootstrap(CreatedVm vm) {
-        cluster.simulator()
-                .faults()
-                .execsMatching(
-                        "^/bin/sh /run/bigfleet-bootstrap$", ExecResult.exit(3, "", "kubeadm: the join was refused"));
+        cluster.simulator().guest((int) vm.vmid()).kubeadmJoinFails(3, "kubeadm: the join was refused");
         return new GuestFailure(CLUSTER, 3);
     }
 
     @Override
     public GuestFailure failDrain(CreatedVm vm) {
         cluster.simulator()
-                .faults()
-                .execsMatching(
-                        "kubectl drain",
-                        ExecResult.exit(
-                                2, "", "error: cannot evict pod as it would violate the pod's disruption budget"));
+                .guest((int) vm.vmid())
+                .kubectlDrainFails(2, "error: cannot evict pod as it would violate the pod's disruption budget");
         return new GuestFailure(CLUSTER, 2);
     }
 

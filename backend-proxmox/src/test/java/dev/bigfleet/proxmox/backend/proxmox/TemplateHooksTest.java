@@ -5,9 +5,8 @@ import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bigfleet.proxmox.pvesim.ExecResult;
+import dev.bigfleet.proxmox.pvesim.GuestConsole;
 import dev.bigfleet.proxmox.pvesim.GuestExec;
-import dev.bigfleet.proxmox.pvesim.GuestFile;
 import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -47,17 +46,8 @@ class TemplateHooksTest {
 
     @BeforeEach
     void start() throws Exception {
+        // the simulator's guest image ships this checkout's hooks where the template guide puts them
         cluster = TestingProxmoxCluster.builder().pool(POOL).start();
-        byte[] bootstrapHook = Files.readAllBytes(KIT.resolve("bootstrap-hook.sh"));
-        byte[] drainHook = Files.readAllBytes(KIT.resolve("drain-hook.sh"));
-        // every clone has the hooks the template ships
-        cluster.simulator().faults().guestCommands((guest, argv, input) -> {
-            if (guest.file(BOOTSTRAP_HOOK).isEmpty()) {
-                guest.write(BOOTSTRAP_HOOK, bootstrapHook, 0755);
-                guest.write(DRAIN_HOOK, drainHook, 0755);
-            }
-            return null;
-        });
         backend = SimulatorBackends.backend(
                 cluster,
                 "proxmox",
@@ -92,13 +82,14 @@ class TemplateHooksTest {
         VmTarget target = new VmTarget(ID, created.node(), created.vmid());
 
         backend.applyBootstrap(new BootstrapSpec(target, "prod-1", blob()), forMachine(ID));
-        Map<String, GuestFile> files = vm(created).files();
-        assertThat(files)
+        GuestConsole guest = cluster.simulator().guest((int) created.vmid());
+        assertThat(guest.readText(BOOTSTRAP_HOOK)).hasValue(Files.readString(KIT.resolve("bootstrap-hook.sh")));
+        assertThat(guest.read("/etc/kubernetes/kubelet.conf"))
                 .as("%s", vm(created).execs())
-                .containsKey("/etc/kubernetes/kubelet.conf")
-                .doesNotContainKey("/run/bigfleet-bootstrap");
-        assertThat(files.get("/etc/bigfleet/drain.kubeconfig").modeOctal()).isEqualTo("0600");
-        assertThat(files.keySet()).noneMatch(p -> p.startsWith("/run/bigfleet-join"));
+                .isPresent();
+        assertThat(guest.read("/run/bigfleet-bootstrap")).isEmpty();
+        assertThat(guest.mode("/etc/bigfleet/drain.kubeconfig")).hasValue("600");
+        assertThat(guest.sh("ls /run")).doesNotContain("bigfleet-join");
 
         backend.drain(new DrainSpec(target, "prod-1", 45), forMachine(ID));
         GuestExec drain = vm(created).execs().stream()
@@ -114,9 +105,9 @@ class TemplateHooksTest {
     void aFailingDrainHookFailsTheDrainWithItsExitCode() throws Exception {
         CreatedVm created = backend.cloneAndStart(SimulatorBackends.clone(ID, "pve1"), forMachine(ID));
         VmTarget target = new VmTarget(ID, created.node(), created.vmid());
-        cluster.simulator()
-                .faults()
-                .execsMatching("drain-hook\\.sh", ExecResult.exit(3, "", "error: cannot evict pod\n"));
+        GuestConsole guest = cluster.simulator().guest((int) created.vmid());
+        guest.writeText("/etc/bigfleet/drain.kubeconfig", "apiVersion: v1\nkind: Config\n");
+        guest.kubectlDrainFails(3, "error: cannot evict pod\n");
 
         assertThatThrownBy(() -> backend.drain(new DrainSpec(target, "prod-1", 0), forMachine(ID)))
                 .isInstanceOf(BackendException.class)
@@ -135,6 +126,7 @@ class TemplateHooksTest {
                 .isInstanceOf(BackendException.class)
                 .hasMessageContaining("bootstrap hook \"/bin/sh " + BOOTSTRAP_HOOK + " /run/bigfleet-bootstrap\"")
                 .hasMessageContaining("This does not look like a tar archive");
-        assertThat(vm(created).files()).doesNotContainKey("/run/bigfleet-bootstrap");
+        assertThat(cluster.simulator().guest((int) created.vmid()).read("/run/bigfleet-bootstrap"))
+                .isEmpty();
     }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
-import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.RecordedRequest;
 import dev.bigfleet.proxmox.testing.Launch;
 import dev.bigfleet.proxmox.testing.LifecycleClient;
@@ -113,15 +112,15 @@ class FailedRecoveryOnSimulatorTest {
                 client.awaitAll(both, MachineState.MACHINE_STATE_IDLE, RECOVERY);
                 both.forEach(id -> client.configure(id, "prod-1", BLOB));
                 client.awaitAll(both, MachineState.MACHINE_STATE_CONFIGURED, RECOVERY);
-                // a PodDisruptionBudget blocks every eviction
-                cluster.simulator()
-                        .faults()
-                        .execsMatching(
-                                DRAIN,
-                                ExecResult.exit(
-                                        1,
-                                        "",
-                                        "error: cannot evict pod as it would violate the pod's disruption budget"));
+                // a PodDisruptionBudget blocks every eviction (the guests' kubectl stand-in refuses)
+                for (List<Integer> vms : cluster.clonesByMachine().values()) {
+                    for (int vmid : vms) {
+                        cluster.simulator()
+                                .guest(vmid)
+                                .kubectlDrainFails(
+                                        1, "error: cannot evict pod as it would violate the pod's disruption budget");
+                    }
+                }
                 both.forEach(id -> client.drain(id, 5));
                 client.awaitAll(both, MachineState.MACHINE_STATE_FAILED, RECOVERY);
                 await().atMost(RECOVERY)
@@ -166,7 +165,7 @@ class FailedRecoveryOnSimulatorTest {
                                 < 1e-9);
 
                 // the budget lets go: the next cleanup drains, then destroys
-                cluster.simulator().faults().clear();
+                cluster.simulator().guest((int) keptVm).sh("rm /etc/stand-in/kubectl-drain-fails");
                 Machine recovered = client.awaitState(kept, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
                 assertThat(recovered.getHost().getRef()).isEmpty();
                 assertThat(cluster.simulator().vm((int) keptVm)).isEmpty();

@@ -154,6 +154,8 @@ class ProxmoxConformanceTest {
                         .proxmox(cluster)
                         .seedCount(2000)
                         .flags("--reconcile-interval", "1s", "--agent-timeout", "1m")
+                        // the suite's blob is an opaque secret, not a script: the guest's hook checks it arrived
+                        .flags("--bootstrap-exec", "/usr/bin/test,-s")
                         .flags(layout.flags().apply(dir))
                         .build()) {
             PveSimulator sim = cluster.simulator();

@@ -1,0 +1,210 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.bigfleet.proxmox.pvesim.GuestConsole;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BootstrapSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.DrainSpec;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.spi.testkit.BackgroundCall;
+import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the real guest agent does, and how Configure copes: each VM's guest is Debian's
+ * qemu-guest-agent in a sandbox, reached through the simulator's API as qemu-server reaches it. The
+ * blob is the script the default hook ({@code /bin/sh /run/bigfleet-bootstrap}) runs.
+ */
+class GuestAgentAgainstSimulatorTest {
+    private static final String HOOK = "/bin/sh /run/bigfleet-bootstrap";
+    private static final String ID = "proxmox/OnDemand/pve.small/pve1/000";
+
+    private TestingProxmoxCluster cluster;
+    private ProxmoxBackend backend;
+    private final CountingRecorder calls = new CountingRecorder();
+
+    private CreatedVm start(Map<String, String> overrides) throws Exception {
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
+        backend = SimulatorBackends.backend(cluster, "proxmox", overrides, calls);
+        return backend.cloneAndStart(SimulatorBackends.clone(ID, "pve1"), forMachine(ID));
+    }
+
+    @AfterEach
+    void stop() {
+        if (backend != null) {
+            backend.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @AfterAll
+    static void nothingSecretWasLogged() {
+        Leaks.assertNoneLogged();
+    }
+
+    private static byte[] blob(String script) {
+        return (script + "\n" + Leaks.BLOB_TEXT).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private BackendException configureFails(CreatedVm vm, byte[] blob) {
+        try {
+            backend.applyBootstrap(
+                    new BootstrapSpec(new VmTarget(ID, vm.node(), vm.vmid()), "c", blob), forMachine(ID));
+        } catch (BackendException e) {
+            Leaks.assertNoSecret(e.getMessage());
+            return e;
+        }
+        throw new AssertionError("expected the Configure to fail");
+    }
+
+    private BackgroundCall configureInBackground(CreatedVm vm, byte[] blob) {
+        return BackgroundCall.start(() -> backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(ID, vm.node(), vm.vmid()), "c", blob),
+                TestOperationContext.withDeadline(ID, Duration.ofMinutes(2))));
+    }
+
+    private void awaitHookStarted(CreatedVm vm) {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs().stream()
+                        .anyMatch(e -> e.commandLine().equals(HOOK)));
+    }
+
+    private boolean joined(CreatedVm vm) {
+        return cluster.simulator()
+                .guest((int) vm.vmid())
+                .read("/etc/kubernetes/kubelet.conf")
+                .isPresent();
+    }
+
+    @Test
+    void aHookKilledByASignalFailsConfigureWithTheSignalAndNoExitCode() throws Exception {
+        CreatedVm vm = start(Map.of());
+
+        BackendException e = configureFails(vm, blob("kill -9 $$"));
+
+        assertThat(e.getMessage())
+                .isEqualTo(
+                        "configure: bootstrap hook \"" + HOOK + "\" on VM pve1/" + vm.vmid() + " killed by signal 9");
+        assertThat(e.bootstrapStarted()).isTrue();
+        assertThat(cluster.simulator().guest((int) vm.vmid()).read("/run/bigfleet-bootstrap"))
+                .isEmpty();
+    }
+
+    @Test
+    void anOutputTheAgentCutIsQuotedAsCut() throws Exception {
+        CreatedVm vm = start(Map.of());
+
+        BackendException e = configureFails(vm, blob("yes lost | head -c 17000000 >&2; echo the-end >&2; exit 4"));
+
+        assertThat(e.getMessage())
+                .startsWith("configure: bootstrap hook \"" + HOOK + "\" on VM pve1/" + vm.vmid() + " exited with code 4"
+                        + " (the guest agent kept only the first 16 MiB of its stderr;")
+                .contains("lost\nlost\nlost")
+                .doesNotContain("the-end");
+        assertThat(e.getMessage().getBytes(StandardCharsets.UTF_8).length).isLessThan(2500);
+    }
+
+    @Test
+    void anExitStatusWhoseAnswersWereLostIsReportedLostNotAsAnError() throws Exception {
+        CreatedVm vm = start(Map.of());
+        // kubectl drain (the stand-in) ends at once; the answers to the next ten polls (about 7 s of
+        // them) never arrive, and one of them carried its exit: the agent tells it once
+        cluster.simulator().faults().dropResponses("GET", "/nodes/pve1/qemu/\\d+/agent/exec-status", 10);
+
+        BackendException e;
+        try {
+            backend.drain(new DrainSpec(new VmTarget(ID, vm.node(), vm.vmid()), "c", 30), forMachine(ID));
+            throw new AssertionError("expected the Drain to fail");
+        } catch (BackendException failed) {
+            e = failed;
+        }
+
+        int pid = cluster.simulator()
+                .vm((int) vm.vmid())
+                .orElseThrow()
+                .execs()
+                .get(0)
+                .pid();
+        assertThat(e.getMessage())
+                .isEqualTo("drain: drain VM pve1/" + vm.vmid() + ": the exit status was lost (the answer carrying it"
+                        + " did not arrive and the guest agent has forgotten pid " + pid + ")");
+        assertThat(e.isTransient()).isFalse();
+    }
+
+    @Test
+    void anAgentSocketHeldByAnotherClientIsWaitedOut() throws Exception {
+        CreatedVm vm = start(Map.of());
+        cluster.simulator().faults().occupyAgent((int) vm.vmid(), Duration.ofSeconds(5));
+
+        backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(ID, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(ID));
+
+        assertThat(joined(vm)).isTrue();
+    }
+
+    @Test
+    void anAgentThatStopsAnsweringWhileTheHookRunsIsWaitedFor() throws Exception {
+        CreatedVm vm = start(Map.of());
+        BackgroundCall configure = configureInBackground(vm, blob("sleep 2"));
+        awaitHookStarted(vm);
+
+        cluster.simulator().faults().agentNeverUp((int) vm.vmid());
+        Thread.sleep(4000);
+        cluster.simulator().faults().clear();
+
+        assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(configure.failure()).isNull();
+        assertThat(joined(vm)).isTrue();
+    }
+
+    @Test
+    void anAgentRestartedUnderTheHookFailsConfigureAsStartedWithItsOutcomeUnknown() throws Exception {
+        CreatedVm vm = start(Map.of());
+        BackgroundCall configure = configureInBackground(vm, blob("sleep 3"));
+        awaitHookStarted(vm);
+
+        cluster.simulator().faults().restartAgent((int) vm.vmid());
+
+        assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(configure.failure()).isInstanceOf(BackendException.class);
+        BackendException e = (BackendException) configure.failure();
+        assertThat(e.getMessage())
+                .contains("run " + HOOK + ": the guest agent no longer knows pid")
+                .contains("it restarted while the program ran");
+        assertThat(e.bootstrapStarted()).isTrue();
+        assertThat(e.isTransient()).isFalse();
+    }
+
+    @Test
+    void aHookTheAgentCannotStartFailsConfigureWithItsErrorAndNeverCountsAsStarted() throws Exception {
+        CreatedVm vm = start(Map.of("bootstrap-exec", "/usr/local/lib/bigfleet/no-such-hook"));
+
+        BackendException e = configureFails(vm, Leaks.BLOB);
+
+        assertThat(e.getMessage())
+                .contains("agent exec: POST agent/exec: HTTP 500: Agent error: Guest agent command failed, error was"
+                        + " 'Failed to execute child process")
+                .contains("/usr/local/lib/bigfleet/no-such-hook")
+                .contains("No such file or directory");
+        assertThat(e.bootstrapStarted()).isFalse();
+        assertThat(e.isTransient()).isFalse();
+        GuestConsole guest = cluster.simulator().guest((int) vm.vmid());
+        assertThat(guest.read("/run/bigfleet-bootstrap"))
+                .as("the blob is deleted")
+                .isEmpty();
+    }
+}
