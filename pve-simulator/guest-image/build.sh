@@ -37,7 +37,7 @@ if [[ -n ${BIGFLEET_GUEST_IMAGE_CACHE:-} ]]; then
 else
   cache=/var/cache/bigfleet-guest-image
 fi
-key="$(cat "$here/build.sh" "$here"/stand-ins/* "$kit/bootstrap-hook.sh" "$kit/drain-hook.sh" \
+key="$(cat "$here/build.sh" "$here"/stand-ins/* "$kit/bootstrap-hook.sh" "$kit/drain-hook.sh" "$kit/ready-hook.sh" \
   | sha256sum | cut -c1-16)"
 out="$cache/$key"
 mkdir -p "$cache"
@@ -54,7 +54,7 @@ if [[ ! -d "$out/rootfs" ]]; then
   mmdebstrap --quiet --variant=essential --components=main \
     --include=qemu-guest-agent \
     --customize-hook='mkdir -p "$1/usr/local/lib/bigfleet" "$1/etc/kubernetes"' \
-    --customize-hook="copy-in $kit/bootstrap-hook.sh $kit/drain-hook.sh /usr/local/lib/bigfleet" \
+    --customize-hook="copy-in $kit/bootstrap-hook.sh $kit/drain-hook.sh $kit/ready-hook.sh /usr/local/lib/bigfleet" \
     --customize-hook="copy-in $here/stand-ins/kubeadm $here/stand-ins/kubectl /usr/local/bin" \
     --customize-hook='chmod 0755 "$1"/usr/local/lib/bigfleet/*.sh "$1"/usr/local/bin/kubeadm "$1"/usr/local/bin/kubectl' \
     --customize-hook='rm -rf "$1"/usr/share/doc/* "$1"/usr/share/man/* "$1"/usr/share/locale/* "$1"/var/cache/apt/*' \
@@ -82,7 +82,7 @@ if [[ ! -f "$out/vm/guest.qcow2" ]]; then
   mmdebstrap --quiet --variant=minbase --components=main \
     --include=systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,qemu-guest-agent \
     --customize-hook='mkdir -p "$1/usr/local/lib/bigfleet" "$1/etc/kubernetes"' \
-    --customize-hook="copy-in $kit/bootstrap-hook.sh $kit/drain-hook.sh /usr/local/lib/bigfleet" \
+    --customize-hook="copy-in $kit/bootstrap-hook.sh $kit/drain-hook.sh $kit/ready-hook.sh /usr/local/lib/bigfleet" \
     --customize-hook="copy-in $here/stand-ins/kubeadm $here/stand-ins/kubectl /usr/local/bin" \
     --customize-hook='chmod 0755 "$1"/usr/local/lib/bigfleet/*.sh "$1"/usr/local/bin/kubeadm "$1"/usr/local/bin/kubectl' \
     --customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" > "$1/etc/fstab"' \

@@ -1,7 +1,7 @@
 // The header: version, uptime, backend, Proxmox API status, last reconcile; and the red banner while
 // the backend reports its API unreachable.
 
-import { $, el } from './dom.js';
+import { $, el, td } from './dom.js';
 import { count, since, syncClock, timeEl } from './format.js';
 
 export function renderStatus(s) {
@@ -15,6 +15,21 @@ export function renderStatus(s) {
   const attention = $('stat-attention');
   attention.textContent = s.needs_attention > 0 ? count(s.needs_attention) + ' need attention' : '';
   attention.classList.toggle('warn', s.needs_attention > 0);
+  renderRebuild(s.rebuild);
+}
+
+// The machines the last startup rebuilt from their VMs, when the store and the cluster disagreed.
+function renderRebuild(rebuild) {
+  const panel = $('rebuild');
+  panel.hidden = !rebuild;
+  if (!rebuild) return;
+  $('rebuild-when').replaceChildren(el('span', null, 'at '), timeEl(rebuild.at));
+  const rows = rebuild.decisions.map((d) => {
+    const row = el('tr');
+    row.append(td(d.machine_id, 'mono'), td(d.host, 'mono'), td(d.was), td(d.as), td(d.why));
+    return row;
+  });
+  $('rebuild-table').tBodies[0].replaceChildren(...rows);
 }
 
 function renderApi(api) {

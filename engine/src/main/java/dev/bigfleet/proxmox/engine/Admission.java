@@ -28,9 +28,12 @@ final class Admission {
     private final TransitionRunner runner;
     private final UnknownMachineFences unknownFences = new UnknownMachineFences(UNKNOWN_FENCE_CAPACITY);
 
-    Admission(MachineTable table, TransitionRunner runner) {
+    private final FenceFloor floor;
+
+    Admission(MachineTable table, TransitionRunner runner, FenceFloor floor) {
         this.table = table;
         this.runner = runner;
+        this.floor = floor;
     }
 
     /**
@@ -121,6 +124,7 @@ final class Admission {
         if (token.bypassesFencing()) {
             return List.of();
         }
+        checkFloor(request);
         FenceMark mark = entry.marks().get(token.shardId());
         if (mark != null && !token.isNewerThan(mark)) {
             table.observer().fenced(request.kind());
@@ -135,6 +139,7 @@ final class Admission {
         if (token.bypassesFencing()) {
             return;
         }
+        checkFloor(request);
         synchronized (unknownFences) {
             FenceMark mark = unknownFences.get(token.shardId(), request.machineId());
             if (mark != null && !token.isNewerThan(mark)) {
@@ -142,6 +147,19 @@ final class Admission {
                 throw fenced(token, request.machineId(), mark);
             }
             unknownFences.put(token.shardId(), request.machineId(), token.asMark());
+        }
+    }
+
+    private void checkFloor(MutationRequest request) throws RejectedException {
+        FenceToken token = request.token();
+        if (floor.refuses(token)) {
+            table.observer().fenced(request.kind());
+            throw new RejectedException(
+                    RejectionReason.FENCED,
+                    "request fenced (stale shard token): shard \""
+                            + token.shardId() + "\" sent (epoch=" + token.epoch() + " seq=" + token.sequence()
+                            + ") for machine \"" + request.machineId() + "\"; the provider accepts no epoch below "
+                            + floor.minEpoch() + " (--fence-min-epoch)");
         }
     }
 

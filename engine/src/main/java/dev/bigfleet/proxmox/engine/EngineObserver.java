@@ -27,6 +27,13 @@ public interface EngineObserver {
     /** The reconciler destroyed VMs that no live machine owned. */
     default void orphansReaped(int count) {}
 
+    /**
+     * At startup the cluster said more than the store: a machine was rebuilt from its VM, {@code as}
+     * {@code idle}, {@code configured} or {@code failed} (a FAILED machine whose cleanup now drains
+     * first, because its VM is bound).
+     */
+    default void machineRebuilt(String as) {}
+
     /** A FAILED machine that had failed in {@code kind} was cleaned up and is SPECULATIVE again. */
     default void failedRecovered(TransitionKind kind) {}
 

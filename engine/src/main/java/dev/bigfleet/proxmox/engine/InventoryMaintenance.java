@@ -131,4 +131,62 @@ final class InventoryMaintenance {
                     .thenApply(done -> true);
         }));
     }
+
+    /**
+     * Replaces a machine with what the cluster says it is ({@link ClusterRebuild}), unless it changed
+     * since {@code seen} was read. A transitional machine's interrupted transition is dropped with it.
+     *
+     * @return whether it was replaced
+     */
+    boolean rebuild(Machine seen, Machine next) throws StoreFailure {
+        MachineEntry entry = table.entry(seen.id());
+        if (entry == null) {
+            return false;
+        }
+        return MachineTable.await(entry.changes.then(() -> {
+            Machine current = entry.snapshot();
+            if (!current.equals(seen) || next.equals(current) || !table.isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return table.commit(entry, next, List.of()).thenApply(done -> true);
+        }));
+    }
+
+    /**
+     * Makes the cleanup of a FAILED machine drain its VM first, because the VM says it is bound to a
+     * cluster, unless the machine changed since {@code seen} was read.
+     *
+     * @return whether the failure was marked
+     */
+    boolean markFailureBound(Machine seen) throws StoreFailure {
+        MachineEntry entry = table.entry(seen.id());
+        if (entry == null) {
+            return false;
+        }
+        return MachineTable.await(entry.changes.then(() -> {
+            Machine current = entry.snapshot();
+            FailureRecord before = entry.failure();
+            if (!current.equals(seen)
+                    || current.state() != MachineState.FAILED
+                    || before == null
+                    || before.bound()
+                    || !table.isVisible(entry)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            entry.failure(new FailureRecord(
+                    before.kind(),
+                    before.failedAt(),
+                    true,
+                    before.error(),
+                    before.cleanupAttempts(),
+                    before.cleanupNotBefore()));
+            return table.commit(entry, current, List.of()).handle((done, e) -> {
+                if (e != null) {
+                    entry.failure(before);
+                    throw e instanceof CompletionException c ? c : new CompletionException(e);
+                }
+                return true;
+            });
+        }));
+    }
 }

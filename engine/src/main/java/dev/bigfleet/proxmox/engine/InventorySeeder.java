@@ -10,6 +10,7 @@ import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.api.PriceList;
 import dev.bigfleet.proxmox.api.SlotId;
 import dev.bigfleet.proxmox.spi.ManagedVm;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -24,6 +25,12 @@ import java.util.Optional;
  */
 @Singleton
 public final class InventorySeeder {
+    /**
+     * The one shard metadata entry of a machine rebuilt from a VM that kept only the digest of its
+     * metadata (too large for the VM's description): the SHA-256 of the metadata, hex.
+     */
+    public static final String METADATA_DIGEST_KEY = "bigfleet-proxmox/shard-metadata-sha256";
+
     private final String providerLabel;
     private final List<Offering> offerings;
     private final InstanceTypeCatalog catalog;
@@ -72,13 +79,7 @@ public final class InventorySeeder {
         }
         for (Machine slot : byId.values()) {
             ManagedVm vm = vmByMachine.get(slot.id());
-            out.add(
-                    vm == null
-                            ? slot
-                            : slot.toBuilder()
-                                    .state(MachineState.IDLE)
-                                    .host(HostRef.of(providerLabel, vm.node(), vm.vmid()))
-                                    .build());
+            out.add(vm == null ? slot : onVm(slot, vm));
         }
         for (Map.Entry<String, ManagedVm> e : vmByMachine.entrySet()) {
             if (!byId.containsKey(e.getKey())) {
@@ -98,14 +99,38 @@ public final class InventorySeeder {
                 .findFirst()
                 .map(Offering::resources)
                 .orElse(Map.of());
-        return Machine.builder(id)
-                .state(MachineState.IDLE)
-                .host(HostRef.of(providerLabel, vm.node(), vm.vmid()))
-                .instanceType(type)
-                .zone(vm.node())
-                .pricePerHour(prices.priceOf(type, catalog))
-                .resources(resources)
-                .allocatable(catalog.find(type).map(InstanceType::allocatable).orElse(Map.of()))
+        return onVm(
+                Machine.builder(id)
+                        .instanceType(type)
+                        .zone(vm.node())
+                        .pricePerHour(prices.priceOf(type, catalog))
+                        .resources(resources)
+                        .allocatable(catalog.find(type)
+                                .map(InstanceType::allocatable)
+                                .orElse(Map.of()))
+                        .build(),
+                vm);
+    }
+
+    /**
+     * {@code machine} as its VM says it is: on the VM's host, CONFIGURED in the cluster the VM is
+     * bound to (with its shard metadata, or {@link #METADATA_DIGEST_KEY} when only a digest was kept),
+     * else IDLE.
+     */
+    Machine onVm(Machine machine, ManagedVm vm) {
+        Machine.Builder b = machine.toBuilder().host(HostRef.of(providerLabel, vm.node(), vm.vmid()));
+        if (vm.binding().isEmpty()) {
+            return b.state(MachineState.IDLE)
+                    .cluster("")
+                    .shardMetadata(Map.of())
+                    .build();
+        }
+        VmBinding binding = vm.binding().get();
+        return b.state(MachineState.CONFIGURED)
+                .cluster(binding.clusterId())
+                .shardMetadata(binding.metadataDigest()
+                        .map(digest -> Map.of(METADATA_DIGEST_KEY, digest))
+                        .orElse(binding.shardMetadata()))
                 .build();
     }
 

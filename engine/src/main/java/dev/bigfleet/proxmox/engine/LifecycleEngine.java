@@ -50,16 +50,28 @@ public final class LifecycleEngine {
             @Named(TRANSITION_WORKERS) ExecutorService workers,
             StateStore store,
             EngineObserver observer,
-            RecoveryPolicy recoveryPolicy) {
+            RecoveryPolicy recoveryPolicy,
+            FenceFloor fenceFloor) {
         this.table = new MachineTable(store, observer);
         this.runner = new TransitionRunner(table, work, timeouts, workers);
-        this.admission = new Admission(table, runner);
+        this.admission = new Admission(table, runner, fenceFloor);
         this.recovery = new RestartRecovery(table);
         this.failures =
                 new FailureRecovery(table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts, workers);
         this.maintenance = new InventoryMaintenance(table);
         this.reads = new InventoryReads(table);
         this.followed = new FollowedChanges(table);
+    }
+
+    /** An engine with no fence floor. */
+    public LifecycleEngine(
+            TransitionWork work,
+            TransitionTimeouts timeouts,
+            ExecutorService workers,
+            StateStore store,
+            EngineObserver observer,
+            RecoveryPolicy recoveryPolicy) {
+        this(work, timeouts, workers, store, observer, recoveryPolicy, FenceFloor.NONE);
     }
 
     /** An engine whose FAILED machines are cleaned up after the default retention. */
@@ -181,6 +193,16 @@ public final class LifecycleEngine {
     /** Clears the host of a FAILED machine whose VM is gone, unless it changed since {@code seen}. */
     public boolean releaseLostHost(Machine seen) throws StoreFailure {
         return maintenance.releaseLostHost(seen);
+    }
+
+    /** Replaces a machine with what the cluster says it is, unless it changed since {@code seen}. */
+    public boolean rebuild(Machine seen, Machine next) throws StoreFailure {
+        return maintenance.rebuild(seen, next);
+    }
+
+    /** Marks a FAILED machine's failure as bound (its cleanup drains first), unless it changed since {@code seen}. */
+    public boolean markFailureBound(Machine seen) throws StoreFailure {
+        return maintenance.markFailureBound(seen);
     }
 
     // ---- reads

@@ -37,6 +37,7 @@ public final class Reconciler {
     private final InventorySeeder seeder;
     private final OrphanPolicy orphans;
     private final EngineObserver observer;
+    private final ClusterRebuild rebuild;
     /** Machine id → consecutive passes its VM was missing. Only the reconcile thread touches these. */
     private final Map<String, Integer> missingPasses = new HashMap<>();
     /** VMID → when it was first seen without a live owner. */
@@ -48,12 +49,14 @@ public final class Reconciler {
             ProxmoxBackend backend,
             InventorySeeder seeder,
             OrphanPolicy orphans,
-            EngineObserver observer) {
+            EngineObserver observer,
+            ClusterRebuild rebuild) {
         this.engine = engine;
         this.backend = backend;
         this.seeder = seeder;
         this.orphans = orphans;
         this.observer = observer;
+        this.rebuild = rebuild;
     }
 
     /** Outcome of one pass. */
@@ -61,6 +64,9 @@ public final class Reconciler {
 
     public Pass runOnce() throws BackendException, StoreFailure {
         List<ManagedVm> vms = backend.describeManaged();
+        if (rebuild.pending()) {
+            rebuild.apply(vms);
+        }
         List<Machine> wanted = seeder.inventory(vms);
         Map<String, Machine> slotsById = seeder.slotsById();
         List<Machine> unknown = new ArrayList<>();
@@ -156,6 +162,19 @@ public final class Reconciler {
             Optional<Machine> owner = vm.machineId().flatMap(engine::get);
             // a FAILED machine's VM may be a live node: its cleanup, not the reaper, decides about it
             boolean orphan = owner.isEmpty() || owner.get().state() == MachineState.SPECULATIVE;
+            if (orphan && vm.binding().isPresent()) {
+                // a VM bound to a cluster may be a serving node: never destroyed without its drain
+                if (orphanSince.putIfAbsent(vm.vmid(), now) == null) {
+                    log.warn(
+                            "VM {} is bound to cluster {} but {}: left alone, a bound VM is never destroyed without its drain;"
+                                    + " a restart of the provider adopts it",
+                            vm.hostRef(),
+                            vm.binding().get().clusterId(),
+                            owner.map(o -> "its machine " + o.id() + " is " + o.state())
+                                    .orElse("no machine owns it"));
+                }
+                continue;
+            }
             if (!orphan) {
                 orphanSince.remove(vm.vmid());
                 continue;

@@ -6,14 +6,17 @@ import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BindingRecorder;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -79,6 +82,11 @@ public final class TransitionWork {
             throws BackendException {
         VmTarget target = target(m);
         backend.ensureRunning(target, context);
+        // kept on the VM before the blob goes in: a node that may have joined is never rebuilt as free
+        Optional<BindingRecorder> bindings = backend.bindings();
+        if (bindings.isPresent()) {
+            bindings.get().recordBinding(target, VmBinding.of(m.cluster(), Instant.now(), m.shardMetadata()), context);
+        }
         context.bootstrapCalled();
         try {
             backend.applyBootstrap(new BootstrapSpec(target, m.cluster(), blob), context);
@@ -100,6 +108,10 @@ public final class TransitionWork {
         VmTarget target = target(m);
         backend.ensureRunning(target, context);
         backend.drain(new DrainSpec(target, m.cluster(), grace), context);
+        Optional<BindingRecorder> bindings = backend.bindings();
+        if (bindings.isPresent()) {
+            bindings.get().clearBinding(target, context);
+        }
         return done -> done.toBuilder()
                 .state(TransitionKind.DRAIN.target())
                 .cluster("")

@@ -36,7 +36,12 @@ class ReconcilerTest {
             new InMemoryStateStore(),
             EngineObserver.NONE);
     private final Reconciler reconciler = new Reconciler(
-            engine, backend, seeder, new OrphanPolicy(Duration.ZERO, true, Duration.ofSeconds(5)), EngineObserver.NONE);
+            engine,
+            backend,
+            seeder,
+            new OrphanPolicy(Duration.ZERO, true, Duration.ofSeconds(5)),
+            EngineObserver.NONE,
+            new ClusterRebuild(engine, seeder, EngineObserver.NONE));
 
     @AfterEach
     void stop() {
@@ -113,7 +118,8 @@ class ReconcilerTest {
                 quiet,
                 seeder,
                 new OrphanPolicy(Duration.ZERO, false, Duration.ofSeconds(5)),
-                EngineObserver.NONE);
+                EngineObserver.NONE,
+                new ClusterRebuild(engine, seeder, EngineObserver.NONE));
         assertThat(logOnly.runOnce().reaped()).isZero();
         assertThat(quiet.destroyed).isEmpty();
 
@@ -122,7 +128,8 @@ class ReconcilerTest {
                 quiet,
                 seeder,
                 new OrphanPolicy(Duration.ofMinutes(10), true, Duration.ofSeconds(5)),
-                EngineObserver.NONE);
+                EngineObserver.NONE,
+                new ClusterRebuild(engine, seeder, EngineObserver.NONE));
         assertThat(patient.runOnce().reaped()).as("within the grace").isZero();
         assertThat(quiet.destroyed).isEmpty();
     }

@@ -143,6 +143,14 @@ public final class GuestConsole {
         writeText("/etc/stand-in/kubectl-drain-fails", exitCode + "\n" + stderr);
     }
 
+    /**
+     * Makes the image's kubectl test stand-in report the guest's node NotReady: for the next {@code
+     * answers} questions about it, or for ever when {@code answers} is negative.
+     */
+    public void nodeNotReady(int answers) {
+        writeText("/etc/stand-in/node-not-ready", (answers < 0 ? "never" : Integer.toString(answers)) + "\n");
+    }
+
     /** Whether the agent answers a ping (waiting for it up to qemu-server's 3 s). */
     public boolean agentAnswers() {
         try {

@@ -1,6 +1,8 @@
 package dev.bigfleet.proxmox.server;
 
 import dev.bigfleet.proxmox.api.GoDuration;
+import dev.bigfleet.proxmox.api.Machine;
+import dev.bigfleet.proxmox.engine.ClusterRebuild;
 import dev.bigfleet.proxmox.engine.Interruption;
 import dev.bigfleet.proxmox.engine.InventorySeeder;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
@@ -39,13 +41,20 @@ public final class InventoryLoader {
     private final InventorySeeder seeder;
     private final ProxmoxBackend backend;
     private final StateStore store;
+    private final ClusterRebuild rebuild;
 
     @Inject
-    public InventoryLoader(LifecycleEngine engine, InventorySeeder seeder, ProxmoxBackend backend, StateStore store) {
+    public InventoryLoader(
+            LifecycleEngine engine,
+            InventorySeeder seeder,
+            ProxmoxBackend backend,
+            StateStore store,
+            ClusterRebuild rebuild) {
         this.engine = engine;
         this.seeder = seeder;
         this.backend = backend;
         this.store = store;
+        this.rebuild = rebuild;
     }
 
     /**
@@ -73,8 +82,13 @@ public final class InventoryLoader {
         try {
             Set<String> backed = seeder.slotsById().keySet();
             if (engine.size() == 0 && engine.revision() == 0) {
-                engine.addMachines(seeder.inventory(describeForSeed()));
+                List<Machine> seeded = seeder.inventory(describeForSeed());
+                engine.addMachines(seeded);
+                rebuild.seeded(seeded);
                 return false;
+            }
+            if (interruption != Interruption.FAILOVER) {
+                rebuildFromCluster(); // a standby took over the shared store itself: nothing was lost
             }
             RestartOutcome interrupted = engine.resumeInterruptedTransitions(interruption);
             int added = engine.addMachines(seeder.slots());
@@ -92,6 +106,25 @@ public final class InventoryLoader {
         } catch (StoreFailure e) {
             throw new StartupException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * A stored inventory is checked against the cluster before anything is resumed: the store may be
+     * an older copy (a restored backup) or may have lost changes the VMs still carry. When the cluster
+     * cannot be read now, the stored state is served and the reconciler's first pass rebuilds.
+     */
+    private void rebuildFromCluster() throws StoreFailure {
+        List<ManagedVm> vms;
+        try {
+            vms = describeForSeed();
+        } catch (StartupException e) {
+            log.warn(
+                    "state not checked against the cluster at startup ({}): the first reconcile pass that reads it will",
+                    e.getMessage());
+            rebuild.postpone();
+            return;
+        }
+        rebuild.apply(vms);
     }
 
     private List<ManagedVm> describeForSeed() throws StartupException {

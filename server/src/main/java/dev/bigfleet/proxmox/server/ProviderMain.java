@@ -87,7 +87,12 @@ public final class ProviderMain {
                     new RuntimeModule(config.runtime(), closeables),
                     new MetricsModule(),
                     new StoreModule(config.state()),
-                    new EngineModule(config.inventory(), config.timeouts(), config.orphans(), config.recovery()),
+                    new EngineModule(
+                            config.inventory(),
+                            config.timeouts(),
+                            config.orphans(),
+                            config.recovery(),
+                            config.fenceFloor()),
                     new BackendModule(config.backend()),
                     new GrpcModule(config.grpc()),
                     new HttpModule(config.http()),

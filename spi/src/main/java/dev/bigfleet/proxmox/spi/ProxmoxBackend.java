@@ -75,6 +75,14 @@ public interface ProxmoxBackend extends AutoCloseable {
     }
 
     /**
+     * Optional capability: keeping a machine's binding on its VM, so that it survives the loss of the
+     * provider's state. Without one a rebuilt machine whose VM exists comes back IDLE.
+     */
+    default Optional<BindingRecorder> bindings() {
+        return Optional.empty();
+    }
+
+    /**
      * Optional capability: whether the substrate's API is reachable now, for the {@code
      * bigfleet_proxmox_api_up} metric and the admin page. Cheap: called on every scrape.
      */

@@ -62,6 +62,16 @@ public final class LifecycleClient {
                 .build());
     }
 
+    /** A Configure that also hands over the shard's metadata. */
+    public TransitionAck configure(String id, String cluster, byte[] blob, Map<String, String> shardMetadata) {
+        return stub().configure(ConfigureRequest.newBuilder()
+                .setMachineId(id)
+                .setClusterId(cluster)
+                .setBootstrapBlob(ByteString.copyFrom(blob))
+                .putAllShardMetadata(shardMetadata)
+                .build());
+    }
+
     public TransitionAck drain(String id) {
         return stub().drain(DrainRequest.newBuilder().setMachineId(id).build());
     }

@@ -273,7 +273,8 @@ public final class TestingProvider implements AutoCloseable {
 
         /**
          * The command line without {@code --addr} and {@code --metrics-addr}: the backend, state,
-         * TLS and lease flags, {@code --reconcile-interval 0} unless given, then {@link #flags}.
+         * TLS and lease flags, {@code --reconcile-interval 0} unless given, on the real backend
+         * {@code --ready-exec none} unless given, then {@link #flags}.
          */
         public List<String> arguments() {
             List<String> args = new ArrayList<>(backend);
@@ -294,6 +295,10 @@ public final class TestingProvider implements AutoCloseable {
             });
             if (!flags.contains("--reconcile-interval")) {
                 args.addAll(List.of("--reconcile-interval", "0"));
+            }
+            if (backend.contains("proxmox") && !flags.contains("--ready-exec")) {
+                // most tests' blobs join no cluster: a test of the readiness gate gives --ready-exec
+                args.addAll(List.of("--ready-exec", "none"));
             }
             args.addAll(flags);
             return args;

@@ -64,7 +64,12 @@ final class ManagedInventory {
             }
             Optional<VmDescription> d = identity.get().description();
             if (d.isPresent() && d.get().provider().equals(markers.providerLabel())) {
-                out.add(new ManagedVm(Optional.of(d.get().machineId()), r.node(), r.vmid(), r.running()));
+                out.add(new ManagedVm(
+                        Optional.of(d.get().machineId()),
+                        r.node(),
+                        r.vmid(),
+                        r.running(),
+                        d.get().binding()));
             } else if (d.isEmpty() && r.tags().contains(markers.providerTag())) {
                 // tagged for this provider but the description is gone: still ours, with no machine
                 out.add(new ManagedVm(Optional.empty(), r.node(), r.vmid(), r.running()));

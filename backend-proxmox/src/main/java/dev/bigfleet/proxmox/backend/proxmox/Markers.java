@@ -16,6 +16,9 @@ final class Markers {
     static final String NAME_PREFIX = "bigfleet-";
     static final String PROVIDER_TAG_PREFIX = "bigfleet-p-";
     static final String MACHINE_TAG_PREFIX = "bigfleet-m-";
+    /** Set while the VM carries a binding, so the Proxmox UI shows which VMs serve a cluster. */
+    static final String BOUND_TAG = "bigfleet-bound";
+
     private static final int MAX_NAME = 63;
 
     private final String providerLabel;

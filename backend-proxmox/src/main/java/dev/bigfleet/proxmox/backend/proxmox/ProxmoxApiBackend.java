@@ -10,6 +10,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BindingRecorder;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
@@ -18,6 +19,8 @@ import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import java.net.URI;
 import java.util.LinkedHashSet;
@@ -42,6 +45,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final BootstrapDelivery bootstrap;
     private final Drainer drainer;
     private final VmDestroyer destroyer;
+    private final VmBinder binder;
+    private final Optional<NodeReadiness> readiness;
     private final CapacityGate capacity;
     private final StorageStatusCache storageStatus;
     private final StorageGate storage;
@@ -87,6 +92,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
         this.drainer = new Drainer(exec, settings.drainExec());
         this.destroyer = new VmDestroyer(api, guard, tasks);
+        this.binder = new VmBinder(api, guard, inventory, markers);
+        this.readiness = settings.readyExec().map(argv -> new NodeReadiness(exec, argv));
     }
 
     PveClient api() {
@@ -192,6 +199,38 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         ApiStatus status = transport.status();
         return Optional.of(new ApiStatus(
                 status.reachable(), status.since(), status.lastError().map(redactor::scrub), status.breakerOpen()));
+    }
+
+    /** Unless {@code --ready-exec none}: the node must be Ready before a Configure ends. */
+    @Override
+    public Optional<ReadinessGate> readiness() {
+        return readiness.map(probe -> (target, clusterId, context) -> scrubbed("configure", redactor, () -> {
+            OwnedVm vm = ready("node readiness", target, context);
+            probe.await(vm, redactor, context);
+            return null;
+        }));
+    }
+
+    @Override
+    public Optional<BindingRecorder> bindings() {
+        return Optional.of(new BindingRecorder() {
+            @Override
+            public void recordBinding(VmTarget target, VmBinding binding, OperationContext context)
+                    throws BackendException {
+                scrubbed("configure", redactor, () -> {
+                    binder.recordBinding(target, binding, context);
+                    return null;
+                });
+            }
+
+            @Override
+            public void clearBinding(VmTarget target, OperationContext context) throws BackendException {
+                scrubbed("drain", redactor, () -> {
+                    binder.clearBinding(target, context);
+                    return null;
+                });
+            }
+        });
     }
 
     @Override

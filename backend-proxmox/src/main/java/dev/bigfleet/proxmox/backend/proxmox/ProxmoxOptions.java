@@ -53,6 +53,12 @@ final class ProxmoxOptions {
                     + " kubectl drain; the timeout in seconds (the grace period, at least 1) is appended.")
             .flag("--drain-exec")
             .build();
+    static final BackendOption READY_EXEC = BackendOption.named("ready-exec")
+            .description("Comma-separated argv run in the guest until it exits 0 before a Configure ends CONFIGURED"
+                    + " (the node is Ready); unset: a built-in probe of the kubelet's health and the node's Ready"
+                    + " condition; none: no readiness check.")
+            .flag("--ready-exec")
+            .build();
     static final BackendOption MAX_CLONES_PER_NODE = BackendOption.named("max-concurrent-clones-per-node")
             .description("Full clones running at once against one node; further Creates wait for a slot.")
             .defaultValue("2")
@@ -99,6 +105,7 @@ final class ProxmoxOptions {
             BOOTSTRAP_PATH,
             BOOTSTRAP_EXEC,
             DRAIN_EXEC,
+            READY_EXEC,
             MAX_CLONES_PER_NODE,
             MEMORY_OVERCOMMIT,
             VMID_RANGE,

@@ -37,6 +37,7 @@ record ProxmoxSettings(
         String bootstrapPath,
         List<String> bootstrapExec,
         List<String> drainExec,
+        Optional<List<String>> readyExec,
         int maxClonesPerNode,
         double memoryOvercommit,
         Optional<VmidRange> vmidRange,
@@ -55,6 +56,7 @@ record ProxmoxSettings(
         templateTags = List.copyOf(templateTags);
         Objects.requireNonNull(cloneMode, "cloneMode");
         drainExec = List.copyOf(drainExec);
+        readyExec = readyExec.map(List::copyOf);
     }
 
     static ProxmoxSettings from(BackendOptions o) {
@@ -78,6 +80,7 @@ record ProxmoxSettings(
                 bootstrapPath(o),
                 bootstrapExec(o),
                 argv(o, ProxmoxOptions.DRAIN_EXEC),
+                readyExec(o),
                 positiveInt(o, ProxmoxOptions.MAX_CLONES_PER_NODE),
                 overcommit(o),
                 vmidRange(o),
@@ -139,6 +142,7 @@ record ProxmoxSettings(
                 bootstrapPath,
                 bootstrapExec,
                 drainExec,
+                readyExec,
                 maxClonesPerNode,
                 memoryOvercommit,
                 vmidRange,
@@ -159,6 +163,7 @@ record ProxmoxSettings(
                 bootstrapPath,
                 bootstrapExec,
                 drainExec,
+                readyExec,
                 maxClonesPerNode,
                 memoryOvercommit,
                 vmidRange,
@@ -293,6 +298,18 @@ record ProxmoxSettings(
     private static List<String> bootstrapExec(BackendOptions o) {
         List<String> argv = argv(o, ProxmoxOptions.BOOTSTRAP_EXEC);
         return argv.isEmpty() ? List.of("/bin/sh") : argv;
+    }
+
+    /**
+     * {@code --ready-exec}: the readiness probe's argv; unset or empty for the built-in probe (an
+     * empty list), {@code none} for no readiness check (empty).
+     */
+    private static Optional<List<String>> readyExec(BackendOptions o) {
+        List<String> argv = argv(o, ProxmoxOptions.READY_EXEC);
+        if (argv.size() == 1 && argv.get(0).equals("none")) {
+            return Optional.empty();
+        }
+        return Optional.of(argv);
     }
 
     /** A comma-separated argv option; parts trimmed, empty ones dropped (none: unset). */

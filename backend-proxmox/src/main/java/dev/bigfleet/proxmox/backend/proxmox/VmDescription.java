@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import dev.bigfleet.proxmox.spi.VmBinding;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -7,9 +8,11 @@ import java.util.Optional;
  * The ownership record written into a clone's description: the provider label, the machine id
  * verbatim and the operation that created it, one per line so ids with any printable character
  * survive. It is what every destructive or secret-bearing action checks first; tags and names
- * only pick candidates, because they are lossy (lower-cased, shortened).
+ * only pick candidates, because they are lossy (lower-cased, shortened). From a Configure until its
+ * Drain it also carries the machine's binding ({@link BindingLine}), so that a provider that lost
+ * its state rebuilds the machine as CONFIGURED.
  */
-record VmDescription(String provider, String machineId, String operationId) {
+record VmDescription(String provider, String machineId, String operationId, Optional<VmBinding> binding) {
     static final String HEADER = "BigFleet managed VM. Do not edit the lines below.";
     private static final String PROVIDER = "bigfleet-provider=";
     private static final String MACHINE = "bigfleet-machine-id=";
@@ -19,6 +22,15 @@ record VmDescription(String provider, String machineId, String operationId) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(machineId, "machineId");
         Objects.requireNonNull(operationId, "operationId");
+        Objects.requireNonNull(binding, "binding");
+    }
+
+    VmDescription(String provider, String machineId, String operationId) {
+        this(provider, machineId, operationId, Optional.empty());
+    }
+
+    VmDescription withBinding(Optional<VmBinding> next) {
+        return new VmDescription(provider, machineId, operationId, next);
     }
 
     /** Whether a value can be stored on one description line and read back unchanged. */
@@ -28,7 +40,8 @@ record VmDescription(String provider, String machineId, String operationId) {
     }
 
     String render() {
-        return HEADER + "\n" + PROVIDER + provider + "\n" + MACHINE + machineId + "\n" + OPERATION + operationId;
+        return HEADER + "\n" + PROVIDER + provider + "\n" + MACHINE + machineId + "\n" + OPERATION + operationId
+                + binding.map(b -> "\n" + BindingLine.render(b)).orElse("");
     }
 
     /** Reads the markers back; empty when the text is not a BigFleet description. */
@@ -39,6 +52,7 @@ record VmDescription(String provider, String machineId, String operationId) {
         String provider = null;
         String machine = null;
         String operation = "";
+        Optional<VmBinding> binding = Optional.empty();
         for (String line : text.get().split("\r?\n", -1)) {
             if (line.startsWith(PROVIDER) && provider == null) {
                 provider = line.substring(PROVIDER.length());
@@ -46,12 +60,14 @@ record VmDescription(String provider, String machineId, String operationId) {
                 machine = line.substring(MACHINE.length());
             } else if (line.startsWith(OPERATION)) {
                 operation = line.substring(OPERATION.length()).strip();
+            } else if (line.startsWith(BindingLine.PREFIX)) {
+                binding = Optional.of(BindingLine.parse(line.strip()));
             }
         }
         if (provider == null || machine == null) {
             return Optional.empty();
         }
-        return Optional.of(new VmDescription(provider, machine, operation));
+        return Optional.of(new VmDescription(provider, machine, operation, binding));
     }
 
     boolean belongsTo(String providerLabel, String machine) {

@@ -6,6 +6,7 @@ package dev.bigfleet.proxmox.server.admin;
  * FAILED machines need an operator. Times in UTC (ISO 8601).
  *
  * @param reconcileIntervalSeconds null when the reconcile loop is off
+ * @param rebuild what the last startup rebuilt from the cluster; null when nothing was
  */
 public record ProviderStatus(
         String provider,
@@ -17,4 +18,5 @@ public record ProviderStatus(
         ApiReachability api,
         String lastReconcileSuccess,
         Long reconcileIntervalSeconds,
-        int needsAttention) {}
+        int needsAttention,
+        RebuildView rebuild) {}

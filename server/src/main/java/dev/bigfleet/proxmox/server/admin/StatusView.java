@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server.admin;
 
+import dev.bigfleet.proxmox.engine.ClusterRebuild;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.server.config.BackendConfig;
@@ -22,6 +23,7 @@ public final class StatusView {
     private final Duration reconcileInterval;
     private final LifecycleEngine engine;
     private final Clock clock;
+    private final ClusterRebuild rebuild;
     /** When the JVM started: the process' start, which is what uptime means to an operator. */
     private final Instant startedAt =
             Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
@@ -33,8 +35,17 @@ public final class StatusView {
             ProxmoxBackend backend,
             ReconcileMetrics reconciles,
             RuntimeConfig runtime,
-            LifecycleEngine engine) {
-        this(plan, backendConfig.name(), backend, reconciles, runtime.reconcileInterval(), engine, Clock.systemUTC());
+            LifecycleEngine engine,
+            ClusterRebuild rebuild) {
+        this(
+                plan,
+                backendConfig.name(),
+                backend,
+                reconciles,
+                runtime.reconcileInterval(),
+                engine,
+                Clock.systemUTC(),
+                rebuild);
     }
 
     StatusView(
@@ -44,7 +55,8 @@ public final class StatusView {
             ReconcileMetrics reconciles,
             Duration reconcileInterval,
             LifecycleEngine engine,
-            Clock clock) {
+            Clock clock,
+            ClusterRebuild rebuild) {
         this.plan = plan;
         this.backendName = backendName;
         this.backend = backend;
@@ -52,6 +64,7 @@ public final class StatusView {
         this.reconcileInterval = reconcileInterval;
         this.engine = engine;
         this.clock = clock;
+        this.rebuild = rebuild;
     }
 
     public ProviderStatus status() {
@@ -70,7 +83,8 @@ public final class StatusView {
                 api,
                 reconciles.lastSuccess().map(Instant::toString).orElse(null),
                 reconcileInterval.isZero() ? null : reconcileInterval.toSeconds(),
-                engine.failedNeedingAttention());
+                engine.failedNeedingAttention(),
+                rebuild.lastReport().map(RebuildView::of).orElse(null));
     }
 
     /** The version in the provider jar's manifest; {@code dev} when running from a build's classes. */

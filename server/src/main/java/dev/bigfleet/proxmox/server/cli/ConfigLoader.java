@@ -6,6 +6,7 @@ import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.api.Offerings;
 import dev.bigfleet.proxmox.api.PriceList;
 import dev.bigfleet.proxmox.api.TransitionKind;
+import dev.bigfleet.proxmox.engine.FenceFloor;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
 import dev.bigfleet.proxmox.engine.RecoveryPolicy;
@@ -86,6 +87,7 @@ public final class ConfigLoader {
                 timeouts,
                 new OrphanPolicy(f.orphanGrace, f.reapOrphans, timeouts.of(TransitionKind.DELETE)),
                 new RecoveryPolicy(f.failedRetention, RecoveryPolicy.DEFAULT_REDRAIN_GRACE_SECONDS),
+                f.fenceMinEpoch == null ? FenceFloor.NONE : new FenceFloor(f.fenceMinEpoch),
                 runtime,
                 grpc,
                 http,

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.server.cli;
 
+import dev.bigfleet.proxmox.engine.FenceFloor;
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
 import dev.bigfleet.proxmox.engine.RecoveryPolicy;
 import dev.bigfleet.proxmox.engine.TransitionTimeouts;
@@ -22,6 +23,7 @@ public record ProviderConfigs(
         TransitionTimeouts timeouts,
         OrphanPolicy orphans,
         RecoveryPolicy recovery,
+        FenceFloor fenceFloor,
         RuntimeConfig runtime,
         GrpcConfig grpc,
         HttpConfig http,

@@ -251,6 +251,14 @@ public final class ProviderFlags {
     Duration failedRetention = Duration.ofMinutes(30);
 
     @Option(
+            names = "--fence-min-epoch",
+            paramLabel = "EPOCH",
+            description = "Refuse every lifecycle call whose shard_epoch is below EPOCH, whatever the fence marks say:"
+                    + " for a state rebuilt from the cluster or restored from an older copy, whose marks are lost"
+                    + " (default: no floor).")
+    Long fenceMinEpoch;
+
+    @Option(
             names = "--reap-orphans",
             arity = "0..1",
             fallbackValue = "true",

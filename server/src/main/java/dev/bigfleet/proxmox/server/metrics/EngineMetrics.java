@@ -57,6 +57,9 @@ public final class EngineMetrics implements EngineObserver {
                 registry.histogram(Families.TRANSITION_DURATION, kind.label(), label(outcome));
             }
         }
+        for (String as : new String[] {"idle", "configured", "failed"}) {
+            registry.counter(Families.REBUILT_MACHINES, as);
+        }
         for (MachineState state : MachineState.values()) {
             registry.histogram(Families.STATE_DURATION, state.name());
         }
@@ -72,6 +75,11 @@ public final class EngineMetrics implements EngineObserver {
     @Override
     public void failedRecovered(TransitionKind kind) {
         registry.counter(Families.FAILED_RECOVERED, kind.label()).inc();
+    }
+
+    @Override
+    public void machineRebuilt(String as) {
+        registry.counter(Families.REBUILT_MACHINES, as).inc();
     }
 
     @Override

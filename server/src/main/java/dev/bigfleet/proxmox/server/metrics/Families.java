@@ -74,6 +74,11 @@ public final class Families {
             PREFIX + "failed_recovered_total",
             "FAILED machines cleaned up and made SPECULATIVE again, by the transition they had failed in.",
             "kind");
+    public static final MetricFamily REBUILT_MACHINES = counter(
+            PREFIX + "rebuilt_machines_total",
+            "Machines rebuilt from their VMs at startup because the state and the cluster disagreed, by what they became"
+                    + " (idle, configured, or failed: a FAILED machine whose cleanup now drains first).",
+            "as");
     public static final MetricFamily FAILED_NEEDS_ATTENTION = gauge(
             PREFIX + "failed_needs_attention",
             "FAILED machines whose VM may be a live node and whose drain before destroying it keeps failing.");

@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.server.plugin;
 
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BindingRecorder;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
@@ -11,6 +12,7 @@ import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import java.net.URI;
 import java.util.List;
@@ -67,6 +69,24 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
                 ThreadContextClassLoader.<Optional<ReadinessGate>, RuntimeException>call(loader, delegate::readiness);
         return gate.map(g -> (target, clusterId, context) ->
                 ThreadContextClassLoader.run(loader, () -> g.awaitNodeReady(target, clusterId, context)));
+    }
+
+    @Override
+    public Optional<BindingRecorder> bindings() {
+        Optional<BindingRecorder> recorder =
+                ThreadContextClassLoader.<Optional<BindingRecorder>, RuntimeException>call(loader, delegate::bindings);
+        return recorder.map(r -> new BindingRecorder() {
+            @Override
+            public void recordBinding(VmTarget target, VmBinding binding, OperationContext context)
+                    throws BackendException {
+                ThreadContextClassLoader.run(loader, () -> r.recordBinding(target, binding, context));
+            }
+
+            @Override
+            public void clearBinding(VmTarget target, OperationContext context) throws BackendException {
+                ThreadContextClassLoader.run(loader, () -> r.clearBinding(target, context));
+            }
+        });
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.name.Named;
 import dev.bigfleet.proxmox.engine.EngineObserver;
+import dev.bigfleet.proxmox.engine.FenceFloor;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
@@ -26,13 +27,19 @@ public final class EngineModule extends AbstractModule {
     private final TransitionTimeouts timeouts;
     private final OrphanPolicy orphans;
     private final RecoveryPolicy recovery;
+    private final FenceFloor fenceFloor;
 
     public EngineModule(
-            InventoryConfig inventory, TransitionTimeouts timeouts, OrphanPolicy orphans, RecoveryPolicy recovery) {
+            InventoryConfig inventory,
+            TransitionTimeouts timeouts,
+            OrphanPolicy orphans,
+            RecoveryPolicy recovery,
+            FenceFloor fenceFloor) {
         this.inventory = inventory;
         this.timeouts = timeouts;
         this.orphans = orphans;
         this.recovery = recovery;
+        this.fenceFloor = fenceFloor;
     }
 
     @Override
@@ -42,6 +49,7 @@ public final class EngineModule extends AbstractModule {
         bind(TransitionTimeouts.class).toInstance(timeouts);
         bind(OrphanPolicy.class).toInstance(orphans);
         bind(RecoveryPolicy.class).toInstance(recovery);
+        bind(FenceFloor.class).toInstance(fenceFloor);
     }
 
     @Provides

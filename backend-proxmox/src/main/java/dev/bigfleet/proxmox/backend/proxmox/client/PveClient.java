@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -170,6 +171,16 @@ public final class PveClient {
     /** {@code PUT …/config}: applied synchronously. */
     public void updateConfig(String node, long vmid, VmSettings settings) {
         call("PUT", "PUT config", vm(node, vmid) + "/config", settings.params(), CallSafety.REPEATABLE);
+    }
+
+    /**
+     * {@code PUT …/config} with only the VM's tags and description, applied synchronously; refused
+     * ("checksum mismatch") when {@code digest} is given and the config changed since it was read.
+     */
+    public void updateMarkers(String node, long vmid, TagList tags, String description, Optional<String> digest) {
+        FormParams.Builder b = FormParams.builder().add("tags", tags.wire()).add("description", description);
+        digest.ifPresent(d -> b.add("digest", d));
+        call("PUT", "PUT config", vm(node, vmid) + "/config", b.build(), CallSafety.REPEATABLE);
     }
 
     /** {@code PUT …/resize}: grows a disk to {@code gib} GiB in a {@code resize} task (PVE 8+). */

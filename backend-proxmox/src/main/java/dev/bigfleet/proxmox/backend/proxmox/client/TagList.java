@@ -43,6 +43,20 @@ public final class TagList {
         return tags.stream().anyMatch(t -> t.startsWith(p));
     }
 
+    /** These tags and {@code tag}. */
+    public TagList with(String tag) {
+        SortedSet<String> next = new TreeSet<>(tags);
+        next.add(tag.toLowerCase(Locale.ROOT));
+        return new TagList(next);
+    }
+
+    /** These tags without {@code tag}. */
+    public TagList without(String tag) {
+        SortedSet<String> next = new TreeSet<>(tags);
+        next.remove(tag.toLowerCase(Locale.ROOT));
+        return new TagList(next);
+    }
+
     public boolean isEmpty() {
         return tags.isEmpty();
     }

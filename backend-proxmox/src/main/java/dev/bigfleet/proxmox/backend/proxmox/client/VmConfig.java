@@ -46,6 +46,11 @@ public record VmConfig(
                 entries);
     }
 
+    /** The config's SHA-1 digest, for a write that must not overwrite a change made since the read. */
+    public Optional<String> digest() {
+        return entry("digest");
+    }
+
     public Optional<String> entry(String key) {
         return Optional.ofNullable(entries.get(key));
     }
