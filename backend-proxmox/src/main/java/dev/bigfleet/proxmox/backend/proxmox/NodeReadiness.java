@@ -34,6 +34,17 @@ final class NodeReadiness {
     /** How long one probe may run. */
     static final Duration PROBE_LIMIT = Duration.ofSeconds(30);
 
+    /**
+     * The wait ends this long before the Configure's deadline, so that the failure names the probe's
+     * last words instead of a bare timeout.
+     */
+    static final Duration MARGIN = Duration.ofSeconds(3);
+
+    /** Less time than this left before the wait ends: no further probe is started. */
+    static final Duration MIN_PROBE = Duration.ofSeconds(1);
+
+    private static final String NONE_FINISHED = "no probe finished";
+
     private static final Polling BETWEEN_PROBES = new Polling(Duration.ofSeconds(1), Duration.ofSeconds(15));
 
     private final GuestExec exec;
@@ -53,11 +64,15 @@ final class NodeReadiness {
 
     void await(OwnedVm vm, Redactor redactor, OperationContext context) throws BackendException {
         String what = "wait for the node of VM " + vm.ref() + " to be Ready";
-        String[] last = {"no probe finished"};
-        Optional<Boolean> ready = BETWEEN_PROBES.until(context.deadline(), context, () -> {
+        String[] last = {NONE_FINISHED};
+        Instant end = context.deadline().minus(MARGIN);
+        Optional<Boolean> ready = BETWEEN_PROBES.until(end, context, () -> {
+            Duration left = Duration.between(Instant.now(), end);
+            Duration limit = left.compareTo(PROBE_LIMIT) < 0 ? left : PROBE_LIMIT;
             ExecStatus status;
             try {
-                status = exec.run(vm.node(), vm.vmid(), probe, PROBE_LIMIT, what, context);
+                status = exec.run(
+                        vm.node(), vm.vmid(), probe, limit.isNegative() ? Duration.ZERO : limit, what, context);
             } catch (GuestExec.NotStarted e) {
                 throw new BackendException(
                         name() + " could not be started in VM " + vm.ref() + " (is it in the template?): "
@@ -67,10 +82,12 @@ final class NodeReadiness {
                 if (context.isCancelled()) {
                     throw e;
                 }
-                if (!Instant.now().isBefore(context.deadline())) {
+                if (!Instant.now().isBefore(end)) {
                     throw new BackendException("the node of VM " + vm.ref()
-                            + " did not become Ready within the Configure timeout; the last probe (" + name() + "): "
-                            + redactor.scrub(String.valueOf(e.getMessage())));
+                            + " did not become Ready within the Configure timeout; the last probe (" + name() + ") "
+                            + (last[0].equals(NONE_FINISHED)
+                                    ? redactor.scrub(String.valueOf(e.getMessage()))
+                                    : last[0]));
                 }
                 last[0] = redactor.scrub(String.valueOf(e.getMessage())); // an outage or a lost answer: ask again
                 return Optional.empty();

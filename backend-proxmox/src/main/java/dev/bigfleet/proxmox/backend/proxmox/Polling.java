@@ -44,8 +44,8 @@ final class Polling {
         Instant end = limit.isBefore(context.deadline()) ? limit : context.deadline();
         Duration budget = Duration.between(Instant.now(), end);
         context.checkCancelled();
-        if (budget.isNegative() || budget.isZero()) {
-            return probe.poll();
+        if (budget.compareTo(first) <= 0) {
+            return probe.poll(); // no time for a pause: one poll is all there is
         }
         RetryPolicy<Optional<T>> policy = RetryPolicy.<Optional<T>>builder()
                 .handleResultIf(Optional::isEmpty)

@@ -118,7 +118,7 @@ class NodeReadinessOnSimulatorTest {
 
     @Test
     void aNodeNeverReadyFailsTheConfigureAsBoundAndIsDrainedBeforeItsVmGoes() throws Exception {
-        try (TestingProvider provider = provider("/bin/sh," + READY_HOOK, "12s")) {
+        try (TestingProvider provider = provider("/bin/sh," + READY_HOOK, "30s")) {
             LifecycleClient client = provider.client();
             Machine m = created(client);
             int vm = vmid(m);

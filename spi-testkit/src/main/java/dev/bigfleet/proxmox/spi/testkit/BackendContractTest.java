@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BindingRecorder;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
@@ -12,9 +13,12 @@ import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -182,6 +186,39 @@ public abstract class BackendContractTest extends BackendContractSupport {
         backend().applyBootstrap(new BootstrapSpec(target(machine, vm), CLUSTER, TestBlob.blob()), context(machine));
 
         gate.get().awaitNodeReady(target(machine, vm), CLUSTER, context(machine));
+    }
+
+    @Test
+    void whenBindingsAreKeptDescribeReportsABindingUntilItIsCleared() throws Exception {
+        Optional<BindingRecorder> bindings = backend().bindings();
+        assumeTrue(bindings.isPresent(), "the backend keeps no bindings");
+        String machine = "contract-bound";
+        CreatedVm vm = create(machine);
+        VmBinding binding = VmBinding.of(
+                CLUSTER, Instant.parse("2026-12-01T10:00:00Z"), Map.of("pool", "gpu-a", "note", "two\nlines"));
+        assertThat(managedBy(machine))
+                .singleElement()
+                .satisfies(m -> assertThat(m.binding()).isEmpty());
+
+        bindings.get().recordBinding(target(machine, vm), binding, context(machine));
+        bindings.get()
+                .recordBinding(
+                        target(machine, vm),
+                        VmBinding.of(CLUSTER, Instant.parse("2026-12-01T10:05:00Z"), binding.shardMetadata()),
+                        context(machine));
+        assertThat(managedBy(machine))
+                .as("a retried record keeps the first binding")
+                .singleElement()
+                .satisfies(m -> assertThat(m.binding()).contains(binding));
+
+        assertDefinite(expectFailure(() ->
+                bindings.get().recordBinding(target("contract-stranger", vm), binding, context("contract-stranger"))));
+
+        bindings.get().clearBinding(target(machine, vm), context(machine));
+        bindings.get().clearBinding(target(machine, vm), context(machine));
+        assertThat(managedBy(machine))
+                .singleElement()
+                .satisfies(m -> assertThat(m.binding()).isEmpty());
     }
 
     @Test

@@ -26,7 +26,7 @@
  *
  * <p>Every test asserts something an operator would notice: idempotent Create and adoption of a
  * stopped VM, Delete of a VM already gone, ensureRunning, bootstrap exit codes, drain, readiness,
- * refusal of another machine's VM, one-line messages without the blob, cancellation, and bounded op
+ * bindings kept on the VM, refusal of another machine's VM, one-line messages without the blob, cancellation, and bounded op
  * names of the API calls reported. Your own tests of what is particular to your backend use
  * {@link dev.bigfleet.proxmox.spi.testkit.TestOperationContext} for the bounds of a call,
  * {@link dev.bigfleet.proxmox.spi.testkit.BackgroundCall} to cancel one in flight,

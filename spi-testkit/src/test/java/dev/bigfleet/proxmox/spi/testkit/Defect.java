@@ -17,7 +17,8 @@ enum Defect {
     FAILS_TO_DESTROY_A_MISSING_VM("destroyingAVmThatIsAlreadyGoneSucceeds"),
     IGNORES_OWNERSHIP(
             "aVmOfAnotherMachineIsNeitherStartedNorDestroyed",
-            "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait"),
+            "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait",
+            "whenBindingsAreKeptDescribeReportsABindingUntilItIsCleared"),
     HIDES_THE_EXIT_CODE("aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob"),
     QUOTES_THE_BLOB("aHookThatExitsNonZeroFailsNamingItsExitCodeWithoutTheBlob"),
     WRITES_MESSAGES_ON_SEVERAL_LINES(
@@ -25,7 +26,8 @@ enum Defect {
             "ensureRunningOfAVmThatDoesNotExistFails",
             "aDrainThatFailsFailsTheCall",
             "aVmOfAnotherMachineIsNeitherStartedNorDestroyed",
-            "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait"),
+            "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait",
+            "whenBindingsAreKeptDescribeReportsABindingUntilItIsCleared"),
     IGNORES_A_FAILED_DRAIN("aDrainThatFailsFailsTheCall"),
     NEVER_READY("whenReadinessIsOfferedABootstrappedNodeBecomesReady", "everyCallIsReportedUnderABoundedOpName"),
     IGNORES_CANCELLATION(

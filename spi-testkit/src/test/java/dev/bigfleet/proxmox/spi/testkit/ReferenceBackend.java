@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.spi.testkit;
 
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.BindingRecorder;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
@@ -11,6 +12,7 @@ import dev.bigfleet.proxmox.spi.NodeStatus;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ReadinessGate;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,6 +37,7 @@ final class ReferenceBackend implements ProxmoxBackend {
         final String machineId;
         boolean running = true;
         String clusterId;
+        VmBinding binding;
 
         Vm(long vmid, String machineId) {
             this.vmid = vmid;
@@ -116,6 +119,35 @@ final class ReferenceBackend implements ProxmoxBackend {
     }
 
     @Override
+    public Optional<BindingRecorder> bindings() {
+        return Optional.of(new BindingRecorder() {
+            @Override
+            public void recordBinding(VmTarget target, VmBinding binding, OperationContext context)
+                    throws BackendException {
+                record("RecordBinding");
+                Vm vm = resolve("record binding", target);
+                synchronized (ReferenceBackend.this) {
+                    boolean same = vm.binding != null
+                            && vm.binding.clusterId().equals(binding.clusterId())
+                            && vm.binding.shardMetadata().equals(binding.shardMetadata());
+                    if (!same) {
+                        vm.binding = binding;
+                    }
+                }
+            }
+
+            @Override
+            public void clearBinding(VmTarget target, OperationContext context) throws BackendException {
+                record("ClearBinding");
+                Vm vm = resolve("clear binding", target);
+                synchronized (ReferenceBackend.this) {
+                    vm.binding = null;
+                }
+            }
+        });
+    }
+
+    @Override
     public void drain(DrainSpec spec, OperationContext context) throws BackendException {
         record("Drain");
         checkCancelled(context);
@@ -145,7 +177,8 @@ final class ReferenceBackend implements ProxmoxBackend {
     public synchronized List<ManagedVm> describeManaged() {
         record("DescribeManaged");
         return vms.values().stream()
-                .map(vm -> new ManagedVm(Optional.of(vm.machineId), NODE, vm.vmid, vm.running))
+                .map(vm -> new ManagedVm(
+                        Optional.of(vm.machineId), NODE, vm.vmid, vm.running, Optional.ofNullable(vm.binding)))
                 .toList();
     }
 
