@@ -136,7 +136,7 @@ public final class ProviderRuntime {
         if (backend.readiness().isEmpty()) {
             log.warn(
                     "backend \"{}\" has no node readiness check: a machine is reported CONFIGURED as soon as"
-                            + " its bootstrap hook succeeds",
+                            + " its bootstrap hook succeeds (on the real backend: --ready-exec none)",
                     backendConfig.name());
         }
         long interval = runtime.reconcileInterval().toMillis();
