@@ -92,6 +92,7 @@ final class CloneApi {
         if (target != null && !sharedVm) {
             throw Errors.handler("can't clone VM to node '" + target + "' (VM uses local storage)");
         }
+        cluster.requireQuorum();
         Vm existing = cluster.vms.get(newid);
         Container ct = cluster.containers.get(newid);
         String holder = existing != null ? existing.node : ct != null ? ct.node() : null;

@@ -30,6 +30,25 @@ final class Cluster {
     final Acl acl;
     final Guests guests;
     final long bootEpoch = System.currentTimeMillis() / 1000 - 86_400;
+    /** Set by a test: the cluster lost quorum whatever the nodes' online flags say. */
+    boolean quorumLost;
+
+    /** Whether the cluster is quorate: a majority of its nodes online, and quorum not taken away. */
+    boolean quorate() {
+        long online = nodes.values().stream().filter(n -> n.online).count();
+        return !quorumLost && online * 2 > nodes.size();
+    }
+
+    /**
+     * pmxcfs refuses writes without quorum: {@code PVE::Cluster::check_cfs_quorum} dies with this
+     * (a 500, synchronous).
+     */
+    void requireQuorum() {
+        if (!quorate()) {
+            throw Errors.handler("cluster not ready - no quorum?");
+        }
+    }
+
     private long nextWorkerPid = 0x3A2F1;
     private int macCounter = 0x10;
     String sslFingerprint = "";

@@ -19,6 +19,12 @@ final class ClusterApi {
         r.add("GET", "/cluster/status", ParamSchema.of(), c -> clusterStatus());
         r.add(
                 "GET",
+                "/cluster/ha/status/manager_status",
+                Permission.perm("/", "Sys.Audit"),
+                ParamSchema.of(),
+                c -> haManagerStatus());
+        r.add(
+                "GET",
                 "/cluster/resources",
                 ParamSchema.of().oneOf("type", "vm", "storage", "node", "sdn"),
                 c -> resources(c.params().str("type")));
@@ -49,6 +55,49 @@ final class ClusterApi {
         return v;
     }
 
+    /**
+     * pve-ha-manager's {@code manager_status}: the CRM's view (master, each node's status: {@code
+     * online}, {@code maintenance}, {@code unknown} for a node it cannot reach), each LRM's status
+     * (mode {@code active} or {@code maintenance}) and the answering node's quorum.
+     */
+    private Object haManagerStatus() {
+        long now = System.currentTimeMillis() / 1000;
+        Map<String, Object> nodeStatus = new LinkedHashMap<>();
+        Map<String, Object> lrm = new LinkedHashMap<>();
+        String master = null;
+        for (Node n : cluster.nodes.values()) {
+            if (n.online && master == null) {
+                master = n.name();
+            }
+            nodeStatus.put(n.name(), !n.online ? "unknown" : n.maintenance ? "maintenance" : "online");
+            if (n.online) {
+                Map<String, Object> l = new LinkedHashMap<>();
+                l.put("mode", n.maintenance ? "maintenance" : "active");
+                l.put("state", "wait_for_agent_lock");
+                l.put("results", Map.of());
+                l.put("timestamp", now);
+                lrm.put(n.name(), l);
+            }
+        }
+        Map<String, Object> manager = new LinkedHashMap<>();
+        if (master != null) {
+            manager.put("master_node", master);
+            manager.put("timestamp", now);
+        }
+        manager.put("node_status", nodeStatus);
+        manager.put("service_status", Map.of());
+        Map<String, Object> quorum = new LinkedHashMap<>();
+        quorum.put(
+                "node",
+                master != null ? master : cluster.nodes.keySet().iterator().next());
+        quorum.put("quorate", cluster.quorate() ? 1 : 0);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("manager_status", manager);
+        out.put("quorum", quorum);
+        out.put("lrm_status", lrm);
+        return out;
+    }
+
     private Object nodes() {
         List<Object> out = new ArrayList<>();
         for (Node n : cluster.nodes.values()) {
@@ -64,8 +113,7 @@ final class ClusterApi {
         c.put("id", "cluster");
         c.put("name", "pve-simulator");
         c.put("nodes", cluster.nodes.size());
-        long online = cluster.nodes.values().stream().filter(n -> n.online).count();
-        c.put("quorate", online * 2 > cluster.nodes.size() ? 1 : 0);
+        c.put("quorate", cluster.quorate() ? 1 : 0);
         c.put("version", 3);
         out.add(c);
         boolean first = true;

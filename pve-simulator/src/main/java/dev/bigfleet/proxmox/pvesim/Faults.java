@@ -189,6 +189,24 @@ public final class Faults {
         }
     }
 
+    /**
+     * Puts a node into HA maintenance mode or takes it out ({@code ha-manager crm-command
+     * node-maintenance enable|disable}): {@code /nodes} keeps saying online; the HA manager's status
+     * shows it.
+     */
+    public void nodeMaintenance(String node, boolean on) {
+        synchronized (cluster) {
+            requireNode(node).maintenance = on;
+        }
+    }
+
+    /** Takes the cluster's quorum away (writes then fail as pmxcfs fails them) or gives it back. */
+    public void quorum(boolean quorate) {
+        synchronized (cluster) {
+            cluster.quorumLost = !quorate;
+        }
+    }
+
     /** Creates a VM someone else made. Throws IllegalStateException when the VMID is taken. */
     public void createForeignVm(ForeignVm spec) {
         synchronized (cluster) {

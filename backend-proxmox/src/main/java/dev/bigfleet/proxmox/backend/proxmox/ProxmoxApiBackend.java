@@ -46,6 +46,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final Drainer drainer;
     private final VmDestroyer destroyer;
     private final VmBinder binder;
+    private final NodeSchedulability schedulability;
     private final Optional<NodeReadiness> readiness;
     private final CapacityGate capacity;
     private final StorageStatusCache storageStatus;
@@ -74,6 +75,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         CloneJournal journal = new CloneJournal();
         CloneLocator locator = new CloneLocator(api, markers);
         CloneFinisher finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator);
+        this.schedulability = new NodeSchedulability(api);
         this.creator = new VmCreator(
                 api,
                 markers,
@@ -87,7 +89,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
                 new VmAdopter(markers, inventory, journal, locator, finisher, power),
                 finisher,
                 () -> plan,
-                settings.pool());
+                settings.pool(),
+                schedulability);
         GuestExec exec = new GuestExec(api);
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
         this.drainer = new Drainer(exec, settings.drainExec());
@@ -190,7 +193,13 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
                 taken += st.get().used();
             }
         }
-        return new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu(), total, taken);
+        Optional<String> unschedulable;
+        try {
+            unschedulable = schedulability.refusal(n.node());
+        } catch (BackendException e) {
+            unschedulable = n.online() ? Optional.empty() : Optional.of("it is offline");
+        }
+        return new NodeStatus(n.node(), n.online(), n.maxmem(), n.mem(), n.maxcpu(), total, taken, unschedulable);
     }
 
     /** Whether the API answers; the last error is scrubbed like any message that leaves the backend. */

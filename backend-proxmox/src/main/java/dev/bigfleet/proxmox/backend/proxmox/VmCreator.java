@@ -43,6 +43,7 @@ final class VmCreator {
     private final TaskWaiter tasks;
     private final CloneLocator locator;
     private final VmAdopter adopter;
+    private final NodeSchedulability schedulability;
     private final CloneFinisher finisher;
     private final Supplier<PlacementPlan> plan;
     private final Optional<String> pool;
@@ -60,7 +61,8 @@ final class VmCreator {
             VmAdopter adopter,
             CloneFinisher finisher,
             Supplier<PlacementPlan> plan,
-            Optional<String> pool) {
+            Optional<String> pool,
+            NodeSchedulability schedulability) {
         this.api = api;
         this.markers = markers;
         this.capacity = capacity;
@@ -73,6 +75,7 @@ final class VmCreator {
         this.locator = locator;
         this.adopter = adopter;
         this.finisher = finisher;
+        this.schedulability = schedulability;
         this.plan = plan;
         this.pool = pool;
     }
@@ -100,6 +103,7 @@ final class VmCreator {
             listed = listAll();
         }
         Placement p = plan.get().get(type.name(), spec.zone());
+        schedulability.require(spec.zone());
         capacity.admit(machineId, spec.zone(), type.name(), type.memoryMib(), listed);
         boolean cloned = false;
         boolean created = false;

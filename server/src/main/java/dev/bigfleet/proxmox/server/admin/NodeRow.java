@@ -8,6 +8,8 @@ package dev.bigfleet.proxmox.server.admin;
  * @param status {@code online} or {@code offline} as last read, {@code unknown} while the node list or
  *     the Proxmox API cannot be read (the last answer may be stale)
  * @param online what the last read of the node list said
+ * @param schedulable whether it takes a new VM (online, not in maintenance, in a quorate cluster)
+ * @param unschedulableReason why it does not, or null
  */
 public record NodeRow(
         String name,
@@ -19,4 +21,6 @@ public record NodeRow(
         long memoryTotalBytes,
         long storageUsedBytes,
         long storageTotalBytes,
-        int vms) {}
+        int vms,
+        boolean schedulable,
+        String unschedulableReason) {}

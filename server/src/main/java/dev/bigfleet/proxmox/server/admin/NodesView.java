@@ -53,7 +53,9 @@ final class NodesView {
                     n.maxMemoryBytes(),
                     n.storageUsedBytes(),
                     n.storageTotalBytes(),
-                    p[0]));
+                    p[0],
+                    !unknown && n.schedulable(),
+                    unknown ? null : n.unschedulable().orElse(null)));
         }
         return new NodeList(rows, read.at().toString(), read.error());
     }

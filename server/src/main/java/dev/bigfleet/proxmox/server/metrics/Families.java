@@ -84,6 +84,11 @@ public final class Families {
             "FAILED machines whose VM may be a live node and whose drain before destroying it keeps failing.");
     public static final MetricFamily API_UP =
             gauge(PREFIX + "api_up", "Whether the backend's last calls reached the Proxmox API (1) or not (0).");
+    public static final MetricFamily NODE_SCHEDULABLE = gauge(
+            PREFIX + "node_schedulable",
+            "Whether a node takes new VMs (1): online, in a quorate cluster, not in maintenance; 0 when it does not or"
+                    + " cannot be read.",
+            "node");
     public static final MetricFamily API_BREAKER_OPEN = gauge(
             PREFIX + "api_breaker_open",
             "Whether the backend fails calls to the Proxmox API fast, without sending them (1), or not (0).");

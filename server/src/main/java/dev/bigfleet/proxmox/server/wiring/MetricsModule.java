@@ -4,6 +4,7 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.metrics.HealthMetrics;
+import dev.bigfleet.proxmox.server.metrics.NodeMetrics;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import dev.bigfleet.proxmox.server.metrics.ReconcileMetrics;
 import dev.bigfleet.proxmox.server.metrics.ReplicaMetrics;
@@ -17,6 +18,7 @@ public final class MetricsModule extends AbstractModule {
     protected void configure() {
         // read on each scrape; created at startup so the series exist from the first one
         bind(HealthMetrics.class).asEagerSingleton();
+        bind(NodeMetrics.class).asEagerSingleton();
         bind(ServingMetrics.class).asEagerSingleton();
         bind(ReplicaMetrics.class).asEagerSingleton();
     }

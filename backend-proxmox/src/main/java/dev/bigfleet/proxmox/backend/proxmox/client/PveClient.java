@@ -54,6 +54,16 @@ public final class PveClient {
         return out;
     }
 
+    /** {@code GET /cluster/ha/status/manager_status}: quorum, the CRM's node status and each LRM's mode. */
+    public HaStatus haStatus() {
+        return HaStatus.from(call(
+                "GET",
+                "GET /cluster/ha/status/manager_status",
+                "/cluster/ha/status/manager_status",
+                FormParams.none(),
+                CallSafety.REPEATABLE));
+    }
+
     /** {@code GET /cluster/nextid}: a snapshot of the lowest free VMID; nothing is reserved. */
     public long nextId() {
         JsonNode data = call("GET", "GET /cluster/nextid", "/cluster/nextid", FormParams.none(), CallSafety.REPEATABLE);
