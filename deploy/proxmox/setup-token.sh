@@ -116,6 +116,7 @@ if $dry_run; then
   for path in "${paths[@]}"; do
     show pveum acl modify "$path" --roles "$role" --users "$user" --tokens "$token_id" --propagate 1
   done
+  show pveum acl modify / --roles PVEAuditor --users "$user" --tokens "$token_id" --propagate 0
   exit 0
 fi
 
@@ -162,6 +163,11 @@ for path in "${paths[@]}"; do
     || die "pveum acl modify $path failed"
   echo "granted $role on $path"
 done
+# Sys.Audit on / itself (not below it): the HA manager's status, where nodes in maintenance mode and
+# a lost quorum show; read-only.
+pveum acl modify / --roles PVEAuditor --users "$user" --tokens "$token_id" --propagate 0 >/dev/null \
+  || die "pveum acl modify / failed"
+echo "granted PVEAuditor on / (not below it)"
 
 cat <<DONE
 

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.engine;
 
+import dev.bigfleet.proxmox.api.HostRef;
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -94,6 +95,7 @@ public final class Reconciler {
                 refreshed++;
             }
         }
+        refreshed += followMovedVms(vms);
         int added = engine.addMachines(unknown);
         int[] lost = actOnLostVms(vms);
         int reaped = reapOrphans(vms);
@@ -107,6 +109,45 @@ public final class Reconciler {
                     reaped);
         }
         return new Pass(added, refreshed, lost[0], lost[1], reaped);
+    }
+
+    /**
+     * A VM keeps its VMID when it is migrated (by hand or by HA): a machine whose VM is now on
+     * another node takes that node as its host, so that the shard, the admin page and every later
+     * action see where it is. Its zone stays its offering's node.
+     *
+     * @return how many machines were moved
+     */
+    private int followMovedVms(List<ManagedVm> vms) throws StoreFailure {
+        int moved = 0;
+        for (ManagedVm vm : vms) {
+            if (vm.machineId().isEmpty()) {
+                continue;
+            }
+            Optional<Machine> known = engine.get(vm.machineId().get());
+            if (known.isEmpty()
+                    || known.get().host().isEmpty()
+                    || known.get().host().vmid() != vm.vmid()
+                    || known.get().host().node().equals(vm.node())) {
+                continue;
+            }
+            Machine m = known.get();
+            HostRef now = HostRef.of(m.host().provider(), vm.node(), vm.vmid());
+            if (engine.refreshFacts(
+                    m.id(),
+                    current -> current.host().vmid() == vm.vmid()
+                            ? current.toBuilder().host(now).build()
+                            : current)) {
+                log.info(
+                        "machine {}: its VM {} moved from node {} to {}",
+                        m.id(),
+                        vm.vmid(),
+                        m.host().node(),
+                        vm.node());
+                moved++;
+            }
+        }
+        return moved;
     }
 
     /** The common case, checked without taking the machine's lock: nothing to refresh. */

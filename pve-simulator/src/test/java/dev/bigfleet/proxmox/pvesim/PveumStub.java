@@ -24,6 +24,22 @@ import java.util.regex.Pattern;
  * PVEUM_STUB_PVE} (8 or 9).
  */
 public final class PveumStub {
+    /** Roles every Proxmox VE installation has (pve-access-control's special roles); none can be added. */
+    static final Set<String> BUILT_IN_ROLES = Set.of(
+            "Administrator",
+            "NoAccess",
+            "PVEAdmin",
+            "PVEAuditor",
+            "PVEDatastoreAdmin",
+            "PVEDatastoreUser",
+            "PVEPoolAdmin",
+            "PVEPoolUser",
+            "PVESysAdmin",
+            "PVETemplateUser",
+            "PVEUserAdmin",
+            "PVEVMAdmin",
+            "PVEVMUser");
+
     private static final Pattern ID = Pattern.compile("[A-Za-z][A-Za-z0-9._-]*");
     private static final Pattern USER = Pattern.compile("[^\\s:/@!]+@(pve|pam)");
     private static final Pattern ACL_PATH =
@@ -210,7 +226,7 @@ public final class PveumStub {
         if (role == null) {
             throw new Refused("400 Parameter verification failed.\nroles: property is missing and it is not optional");
         }
-        if (!state.roles.containsKey(role)) {
+        if (!state.roles.containsKey(role) && !BUILT_IN_ROLES.contains(role)) {
             throw new Refused("role '" + role + "' does not exist");
         }
         if (!options.containsKey("users") && !options.containsKey("tokens") && !options.containsKey("groups")) {

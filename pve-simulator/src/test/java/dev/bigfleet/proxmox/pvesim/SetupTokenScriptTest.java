@@ -182,7 +182,8 @@ class SetupTokenScriptTest {
         assertThat(calls()).as("pveum calls during a dry run").isZero();
         assertThat(dir.resolve("bigfleet-token.secret")).doesNotExist();
         List<String> commands = dry.out().lines().toList();
-        assertThat(commands).hasSize(4 + PATHS.size()).allMatch(l -> l.startsWith("pveum "));
+        // the role on each path, and PVEAuditor on / alone (the HA manager's status)
+        assertThat(commands).hasSize(5 + PATHS.size()).allMatch(l -> l.startsWith("pveum "));
 
         // the printed commands, run as printed, are all accepted
         Path script = dir.resolve("printed.sh");
@@ -200,7 +201,7 @@ class SetupTokenScriptTest {
                 .as(Files.readString(dir.resolve("printed.out")))
                 .isZero();
         assertThat(rolePrivileges()).isEqualTo(readmePrivileges(9));
-        assertThat(state("acl")).hasSize(2 * PATHS.size());
+        assertThat(state("acl")).hasSize(2 * PATHS.size() + 2).contains("/ PVEAuditor token " + TOKEN + " 0");
     }
 
     @Test

@@ -84,6 +84,10 @@ public final class Families {
             "FAILED machines whose VM may be a live node and whose drain before destroying it keeps failing.");
     public static final MetricFamily API_UP =
             gauge(PREFIX + "api_up", "Whether the backend's last calls reached the Proxmox API (1) or not (0).");
+    public static final MetricFamily MACHINES_MOVED = gauge(
+            PREFIX + "machines_moved",
+            "Machines whose VM is on another node than their offering's zone (migrated by hand or by HA); they still"
+                    + " count against their offering.");
     public static final MetricFamily NODE_SCHEDULABLE = gauge(
             PREFIX + "node_schedulable",
             "Whether a node takes new VMs (1): online, in a quorate cluster, not in maintenance; 0 when it does not or"

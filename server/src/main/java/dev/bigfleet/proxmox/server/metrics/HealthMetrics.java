@@ -17,6 +17,11 @@ public final class HealthMetrics {
     @Inject
     public HealthMetrics(SeriesRegistry registry, LifecycleEngine engine, ProxmoxBackend backend) {
         registry.gauge(Families.FAILED_NEEDS_ATTENTION, engine::failedNeedingAttention);
+        registry.gauge(
+                Families.MACHINES_MOVED,
+                () -> engine.snapshot().stream()
+                        .filter(m -> !m.host().isEmpty() && !m.host().node().equals(m.zone()))
+                        .count());
         if (backend.apiStatus().isPresent()) {
             registry.gauge(Families.API_UP, () -> flag(backend.apiStatus().map(ApiStatus::reachable)));
             registry.gauge(
