@@ -47,7 +47,8 @@ class LivingClusterOnSimulatorTest {
     }
 
     private static String vmNode(Machine m) {
-        return m.getHost().getRef().split("/")[0];
+        String ref = m.getHost().getRef();
+        return ref.substring(0, ref.indexOf('/'));
     }
 
     private static int vmid(Machine m) {
