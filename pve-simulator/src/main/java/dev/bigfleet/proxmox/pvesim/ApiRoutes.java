@@ -11,6 +11,7 @@ final class ApiRoutes {
         new AccessApi(cluster).register(router);
         new VmApi(cluster).register(router);
         new AgentApi(cluster).register(router);
+        new MigrateApi(cluster).register(router);
     }
 
     Router router() {

@@ -8,7 +8,8 @@ public enum TaskKind {
     SHUTDOWN("qmshutdown"),
     DESTROY("qmdestroy"),
     CONFIG("qmconfig"),
-    RESIZE("resize");
+    RESIZE("resize"),
+    MIGRATE("qmigrate");
 
     private final String type;
 

@@ -75,6 +75,9 @@ class LifecycleAgainstSimulatorTest {
         });
         assertThat(vm.cores()).isEqualTo(2);
         assertThat(vm.memoryMib()).isEqualTo(4096);
+        assertThat(String.valueOf(vm.config().get("balloon")))
+                .as("the balloon target is the memory, so PVE 9 reports the VM's memory correctly")
+                .isEqualTo("4096");
         assertThat(String.valueOf(vm.config().get("agent"))).isEqualTo("1");
         assertThat(vm.pool()).isEqualTo(POOL);
         assertThat(cluster.simulator().vms().stream().filter(v -> !v.template()))

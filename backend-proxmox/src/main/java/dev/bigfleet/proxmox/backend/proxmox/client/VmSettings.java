@@ -4,7 +4,8 @@ import java.util.Optional;
 
 /**
  * What the provider writes into a clone's config with one synchronous PUT, before the first start:
- * size, markers, the agent, and when the instance type says so the first NIC ({@code net0}) and
+ * size (the balloon target equal to the memory, so that PVE 9 reports the VM's memory correctly),
+ * markers, the agent, and when the instance type says so the first NIC ({@code net0}) and
  * the CPU model.
  */
 public record VmSettings(
@@ -24,6 +25,8 @@ public record VmSettings(
         FormParams.Builder b = FormParams.builder()
                 .add("cores", cores)
                 .add("memory", memoryMib)
+                // PVE 9 reports a VM's memory correctly only when the balloon target equals its memory
+                .add("balloon", memoryMib)
                 .add("tags", tags.wire())
                 .add("description", description)
                 .flag("agent", agent);
