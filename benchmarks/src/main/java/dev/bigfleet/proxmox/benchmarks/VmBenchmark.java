@@ -24,7 +24,9 @@ import java.util.stream.Stream;
  * against a simulated cluster whose VMs are QEMU guests ({@code --guests vm}, linked clones), set
  * against the raw boot of as many VMs of the same image started directly as the simulator starts
  * them, until each guest agent's first answered ping, measured in the same run, interleaved. The
- * ratio of the medians is the provider's overhead. {@code -Dbench.short=true}: one round of 1
+ * simulator's task delays are off (its latency unit is 0), so besides the real boot the Create
+ * spends only the provider's and the API's own time; the ratio of the medians is the provider's
+ * overhead. {@code -Dbench.short=true}: one round of 1
  * machine (CI runs it so); {@code -Dbench.rounds=N}: rounds per figure (default 3).
  */
 public final class VmBenchmark {
@@ -105,6 +107,9 @@ public final class VmBenchmark {
     private static double createToIdle(int n) throws Exception {
         try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
                         .roomy()
+                        // no simulated task delays: what is left besides the boot is the provider's
+                        // (and the API's) own time
+                        .latency(Duration.ZERO)
                         .customize(b -> b.guests(GuestMode.VM))
                         .start();
                 TestingProvider provider = TestingProvider.builder()

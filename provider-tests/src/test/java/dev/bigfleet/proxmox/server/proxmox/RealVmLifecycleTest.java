@@ -169,6 +169,7 @@ class RealVmLifecycleTest {
     private static void assertSecretOnlyEverReadableByRootAndGone(int vmid, GuestConsole guest) {
         List<String> events =
                 guest.readText(WATCH_LOG).orElseThrow().lines().skip(1).toList();
+        System.out.println("VM " + vmid + ", events on " + BLOB_PATH + ": " + events);
         assertThat(guest.sh("kill -0 $(cat " + WATCH_PID + ") && echo alive").strip())
                 .as("VM %d: the watcher saw everything until now", vmid)
                 .isEqualTo("alive");
