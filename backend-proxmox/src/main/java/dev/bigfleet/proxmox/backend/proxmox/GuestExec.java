@@ -69,19 +69,12 @@ final class GuestExec {
             try {
                 status = api.agentExecStatus(node, vmid, pid);
             } catch (PveApiException e) {
-                if (agentTimedOut(e)) {
-                    // the poll reached the agent, whose answer did not come within qemu-server's 5 s
-                    // (whatever the transport calls it): that answer may have reported the exit
-                    answerLost[0] = true;
-                    unanswered[0] = e.getMessage();
-                    return Optional.empty();
-                }
                 if (e.isTransient() || agentNotAnswering(e)) {
                     // the poll did not reach the agent, so the exit status is still there to be read
                     unanswered[0] = e.getMessage();
                     return Optional.empty();
                 }
-                if (e.outcomeUnknown()) {
+                if (e.outcomeUnknown() || agentTimedOut(e)) {
                     // the agent may have reported the exit in the answer we lost; ask again
                     answerLost[0] = true;
                     unanswered[0] = e.getMessage();

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * <p>Every agent error Proxmox answers has its case: {@code QEMU guest agent is not running} (a
  * booting guest, a busy socket, a frozen agent), {@code Agent error: ...} (a hook the agent cannot
  * start), {@code VM <vmid> qga command '<cmd>' failed - got timeout} (an exec-status the agent did
- * not answer in time) and {@code VM <vmid> is not running} (the VM stopped under the hook).
+ * not answer in time: waited out while the hook runs, reported lost when the agent told the exit in
+ * the answer nobody read) and {@code VM <vmid> is not running} (the VM stopped under the hook).
  */
 class GuestAgentAgainstSimulatorTest {
     private static final String HOOK = "/bin/sh /run/bigfleet-bootstrap";
@@ -267,6 +268,26 @@ class GuestAgentAgainstSimulatorTest {
                 .isPositive();
         assertThat(cluster.simulator().guest((int) vm.vmid()).read("/run/bigfleet-bootstrap"))
                 .isEmpty();
+    }
+
+    @Test
+    void anExitStatusTheFrozenAgentToldAfterItsTimeoutIsReportedLost() throws Exception {
+        CreatedVm vm = start(Map.of());
+        BackgroundCall configure = configureInBackground(vm, blob("sleep 1"));
+        awaitHookStarted(vm);
+
+        // the exec-status after the ping finds the agent frozen for 7 s: qemu-server gives up after
+        // 5 s, and the thawed agent then reads that exec-status, reports the exit nowhere and forgets
+        // the pid
+        cluster.simulator().faults().freezeAgentBefore((int) vm.vmid(), "guest-exec-status", Duration.ofSeconds(7));
+
+        assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(configure.failure()).isInstanceOf(BackendException.class);
+        BackendException e = (BackendException) configure.failure();
+        assertThat(e.getMessage())
+                .contains("run " + HOOK + ": the exit status was lost (the answer carrying it did not arrive and the"
+                        + " guest agent has forgotten pid");
+        assertThat(e.bootstrapStarted()).isTrue();
     }
 
     @Test
