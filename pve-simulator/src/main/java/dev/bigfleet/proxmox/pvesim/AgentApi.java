@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.pvesim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +107,35 @@ final class AgentApi {
             throw Errors.handler("VM " + vm.vmid + " is not running");
         }
         Guests.Boot boot = cluster.guests.boot(vm.vmid);
-        return new QemuAgent(vm.vmid, boot == null ? null : new AgentChannel(boot::socket));
+        return new QemuAgent(
+                vm.vmid, boot == null ? null : new AgentChannel(boot::socket), command -> freezeIfDue(vm.vmid, command));
+    }
+
+    /** The fault {@link Faults#freezeAgentBefore}: taken once, when its command is about to be sent. */
+    private void freezeIfDue(int vmid, String command) {
+        Duration freeze;
+        Guests.Boot boot;
+        synchronized (cluster) {
+            java.util.Map<String, Duration> due = cluster.faults.agentFreezes.get(vmid);
+            freeze = due == null ? null : due.remove(command);
+            boot = cluster.guests.boot(vmid);
+        }
+        GuestMachine guest = boot == null ? null : boot.sandbox();
+        if (freeze != null && guest != null) {
+            guest.freezeAgent(true);
+            Thread thaw = new Thread(
+                    () -> {
+                        try {
+                            Thread.sleep(freeze.toMillis());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        guest.freezeAgent(false);
+                    },
+                    "pve-simulator-agent-thaw");
+            thaw.setDaemon(true);
+            thaw.start();
+        }
     }
 
     /** Perl's {@code encode_base64} of a character string: bytes below 256 only, 76-column lines. */

@@ -19,6 +19,8 @@ final class FaultState {
     boolean agentNeverUpForNewVms;
     /** Node on which a foreign VM takes the next /cluster/nextid answer; null when off. */
     String stealNextVmidOn;
+    /** Per VM, the agent commands before which its agent freezes once, and for how long. */
+    final Map<Integer, Map<String, Duration>> agentFreezes = new java.util.HashMap<>();
     /** Per storage, how many more clones find its lock taken until the lock times out. */
     final Map<String, Integer> storageLockTimeouts = new java.util.HashMap<>();
 
@@ -80,6 +82,7 @@ final class FaultState {
         slowTasks.clear();
         requestFaults.clear();
         agentNeverUp.clear();
+        agentFreezes.clear();
         agentNeverUpForNewVms = false;
         stealNextVmidOn = null;
     }

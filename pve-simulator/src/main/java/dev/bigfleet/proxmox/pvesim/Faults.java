@@ -146,6 +146,25 @@ public final class Faults {
         t.start();
     }
 
+    /**
+     * The next time the API sends {@code command} (e.g. {@code guest-exec-status}) to this running
+     * VM's agent, right after the agent has answered the ping before it, the agent is frozen for
+     * {@code duration}, as a guest whose vCPU is starved or paused would be: the command is written
+     * to a socket nobody reads, so it ends in qemu-server's {@code VM <vmid> qga command '<cmd>'
+     * failed - got timeout} when {@code duration} exceeds its 5 s, and the agent, thawed, then
+     * carries out what was written to it meanwhile (its answer goes nowhere). Returns at once.
+     */
+    public void freezeAgentBefore(int vmid, String command, Duration duration) {
+        Objects.requireNonNull(command);
+        Objects.requireNonNull(duration);
+        sandboxOf(vmid);
+        synchronized (cluster) {
+            cluster.faults.agentFreezes
+                    .computeIfAbsent(vmid, v -> new java.util.HashMap<>())
+                    .put(command, duration);
+        }
+    }
+
     private GuestMachine sandboxOf(int vmid) {
         Guests.Boot boot;
         synchronized (cluster) {

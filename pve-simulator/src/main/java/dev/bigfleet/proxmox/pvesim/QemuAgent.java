@@ -15,10 +15,17 @@ final class QemuAgent {
     private final int vmid;
     /** Null when the VM was started without the agent: QEMU made no channel for it. */
     private final AgentChannel channel;
+    /** Runs with the command's name after the ping answered and before the command is sent. */
+    private final java.util.function.Consumer<String> afterPing;
 
     QemuAgent(int vmid, AgentChannel channel) {
+        this(vmid, channel, command -> {});
+    }
+
+    QemuAgent(int vmid, AgentChannel channel, java.util.function.Consumer<String> afterPing) {
         this.vmid = vmid;
         this.channel = channel;
+        this.afterPing = afterPing;
     }
 
     /** {@code assert_agent_available}'s last step: the agent answers a ping within 3 s. */
@@ -56,6 +63,7 @@ final class QemuAgent {
     /** {@code agent_cmd}: the ping, {@code guest-<command>}, and {@code check_agent_error}. */
     JsonNode agentCmd(String command, JsonNode arguments, String errorMessage) {
         assertRunning();
+        afterPing.accept("guest-" + command);
         JsonNode res = monCmd("guest-" + command, arguments, AgentChannel.TIMEOUT);
         if (res != null && res.isObject() && res.path("error").hasNonNull("desc")) {
             throw Errors.handler("Agent error: " + res.path("error").get("desc").asText());

@@ -191,6 +191,25 @@ class FaultsTest {
     }
 
     @Test
+    void anAgentFrozenRightAfterThePingGivesTheCommandsTimeoutThenCarriesOn() {
+        String vm = running();
+        awaitAgent(vm);
+        int pid = client.post(vm + "/agent/exec", "command", "sleep", "command", "30")
+                .data()
+                .get("pid")
+                .asInt();
+        sim.faults().freezeAgentBefore(vmid(vm), "guest-exec-status", Duration.ofSeconds(6));
+
+        TestClient.Resp timedOut = client.get(vm + "/agent/exec-status?pid=" + pid);
+        assertThat(timedOut.status()).isEqualTo(500);
+        assertThat(timedOut.message())
+                .isEqualTo("VM " + vmid(vm) + " qga command 'guest-exec-status' failed - got timeout\n");
+        // thawed a second later, it answers again (the ping waits for it), and the fault is used up
+        JsonNode status = client.get(vm + "/agent/exec-status?pid=" + pid).data();
+        assertThat(status.get("exited").asInt()).isZero();
+    }
+
+    @Test
     void stolenVmidMakesTheCloneFailAtOnce() {
         sim.faults().stealNextVmid();
         String id = client.get("/cluster/nextid").data().asText();

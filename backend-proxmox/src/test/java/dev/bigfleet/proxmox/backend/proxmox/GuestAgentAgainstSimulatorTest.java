@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.pvesim.GuestConsole;
+import dev.bigfleet.proxmox.pvesim.PowerState;
+import dev.bigfleet.proxmox.pvesim.RecordedRequest;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
@@ -18,14 +20,21 @@ import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the real guest agent does, and how Configure copes: each VM's guest is Debian's
+ * What the real guest agent does, and how Create and Configure cope: each VM's guest is Debian's
  * qemu-guest-agent in a sandbox, reached through the simulator's API as qemu-server reaches it. The
  * blob is the script the default hook ({@code /bin/sh /run/bigfleet-bootstrap}) runs.
+ *
+ * <p>Every agent error Proxmox answers has its case: {@code QEMU guest agent is not running} (a
+ * booting guest, a busy socket, a frozen agent), {@code Agent error: ...} (a hook the agent cannot
+ * start), {@code VM <vmid> qga command '<cmd>' failed - got timeout} (an exec-status the agent did
+ * not answer in time: waited out while the hook runs, reported lost when the agent told the exit in
+ * the answer nobody read) and {@code VM <vmid> is not running} (the VM stopped under the hook).
  */
 class GuestAgentAgainstSimulatorTest {
     private static final String HOOK = "/bin/sh /run/bigfleet-bootstrap";
@@ -206,5 +215,97 @@ class GuestAgentAgainstSimulatorTest {
         assertThat(guest.read("/run/bigfleet-bootstrap"))
                 .as("the blob is deleted")
                 .isEmpty();
+    }
+
+    private int answered(String method, String pathRegex, int status) {
+        int n = 0;
+        for (RecordedRequest r : cluster.simulator().requests()) {
+            if (r.method().equals(method) && r.path().matches(pathRegex) && r.status() == status) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aCreateWaitsOutTheBootWindowInWhichTheAgentChannelAcceptsButNothingAnswers() throws Exception {
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
+        backend = SimulatorBackends.backend(cluster, "proxmox", Map.of(), calls);
+        // the guest boots but its agent does not answer yet: QEMU's end of the channel takes the
+        // pings, and qemu-server answers each after 3 s with "QEMU guest agent is not running"
+        cluster.simulator().faults().agentNeverUpForNewVms(true);
+        AtomicReference<CreatedVm> created = new AtomicReference<>();
+        BackgroundCall create = BackgroundCall.start(() -> created.set(backend.cloneAndStart(
+                SimulatorBackends.clone(ID, "pve1"), TestOperationContext.withDeadline(ID, Duration.ofMinutes(2)))));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> answered("POST", "/nodes/pve1/qemu/\\d+/agent/ping", 500) >= 2);
+        assertThat(create.finished()).isFalse();
+
+        cluster.simulator().faults().clear();
+
+        assertThat(create.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(create.failure()).isNull();
+        assertThat(cluster.simulator().guest((int) created.get().vmid()).agentAnswers())
+                .isTrue();
+    }
+
+    @Test
+    void anExecStatusThatGotTimeoutWhileTheHookRunsIsWaitedOutNotTakenForTheHooksFailure() throws Exception {
+        CreatedVm vm = start(Map.of());
+        BackgroundCall configure = configureInBackground(vm, blob("sleep 12"));
+        awaitHookStarted(vm);
+
+        // the agent answers the ping before the next exec-status, then is frozen for 7 s: qemu-server
+        // gives up on the exec-status after 5 s ("VM <vmid> qga command 'guest-exec-status' failed -
+        // got timeout"), and the pings meanwhile get "QEMU guest agent is not running"
+        cluster.simulator().faults().freezeAgentBefore((int) vm.vmid(), "guest-exec-status", Duration.ofSeconds(7));
+
+        assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(configure.failure()).isNull();
+        assertThat(joined(vm)).isTrue();
+        assertThat(answered("GET", "/nodes/pve1/qemu/" + vm.vmid() + "/agent/exec-status", 500))
+                .as("an exec-status timed out")
+                .isPositive();
+        assertThat(cluster.simulator().guest((int) vm.vmid()).read("/run/bigfleet-bootstrap"))
+                .isEmpty();
+    }
+
+    @Test
+    void anExitStatusTheFrozenAgentToldAfterItsTimeoutIsReportedLost() throws Exception {
+        CreatedVm vm = start(Map.of());
+        BackgroundCall configure = configureInBackground(vm, blob("sleep 1"));
+        awaitHookStarted(vm);
+
+        // the exec-status after the ping finds the agent frozen for 7 s: qemu-server gives up after
+        // 5 s, and the thawed agent then reads that exec-status, reports the exit nowhere and forgets
+        // the pid
+        cluster.simulator().faults().freezeAgentBefore((int) vm.vmid(), "guest-exec-status", Duration.ofSeconds(7));
+
+        assertThat(configure.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(configure.failure()).isInstanceOf(BackendException.class);
+        BackendException e = (BackendException) configure.failure();
+        assertThat(e.getMessage())
+                .contains("run " + HOOK + ": the exit status was lost (the answer carrying it did not arrive and the"
+                        + " guest agent has forgotten pid");
+        assertThat(e.bootstrapStarted()).isTrue();
+    }
+
+    @Test
+    void aVmStoppedUnderTheHookFailsConfigureAsStartedWithProxmoxsAnswer() throws Exception {
+        CreatedVm vm = start(Map.of());
+        BackgroundCall configure = configureInBackground(vm, blob("sleep 30"));
+        awaitHookStarted(vm);
+
+        cluster.simulator().faults().setPower((int) vm.vmid(), PowerState.STOPPED);
+
+        assertThat(configure.await(Duration.ofSeconds(60))).isTrue();
+        assertThat(configure.failure()).isInstanceOf(BackendException.class);
+        BackendException e = (BackendException) configure.failure();
+        assertThat(e.getMessage())
+                .contains("run " + HOOK + ": agent exec-status:")
+                .contains("VM " + vm.vmid() + " is not running");
+        assertThat(e.bootstrapStarted()).isTrue();
+        assertThat(e.isTransient()).isFalse();
+        Leaks.assertNoSecret(e.getMessage());
     }
 }
