@@ -118,11 +118,8 @@ public final class VmBenchmark {
                         .flags("--clone-mode", "linked", "--agent-timeout", "8m", "--create-timeout", "9m")
                         .build()) {
             LifecycleClient client = provider.client();
-            List<String> ids = client.list().stream()
-                    .map(Machine::getId)
-                    .sorted()
-                    .limit(n)
-                    .toList();
+            List<String> ids =
+                    client.list().stream().map(Machine::getId).sorted().limit(n).toList();
             long start = System.nanoTime();
             ids.forEach(client::create);
             client.awaitAll(ids, MachineState.MACHINE_STATE_IDLE, LIMIT);
