@@ -108,7 +108,9 @@ final class AgentApi {
         }
         Guests.Boot boot = cluster.guests.boot(vm.vmid);
         return new QemuAgent(
-                vm.vmid, boot == null ? null : new AgentChannel(boot::socket), command -> freezeIfDue(vm.vmid, command));
+                vm.vmid,
+                boot == null ? null : new AgentChannel(boot::socket),
+                command -> freezeIfDue(vm.vmid, command));
     }
 
     /** The fault {@link Faults#freezeAgentBefore}: taken once, when its command is about to be sent. */

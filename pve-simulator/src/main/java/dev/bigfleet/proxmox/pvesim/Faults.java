@@ -159,7 +159,8 @@ public final class Faults {
         Objects.requireNonNull(duration);
         sandboxOf(vmid);
         synchronized (cluster) {
-            cluster.faults.agentFreezes
+            cluster.faults
+                    .agentFreezes
                     .computeIfAbsent(vmid, v -> new java.util.HashMap<>())
                     .put(command, duration);
         }

@@ -125,13 +125,16 @@ class RealVmLifecycleTest {
                 assertThat(drained.exitCode()).isZero();
                 assertThat(drained.stdout()).contains("node/" + vm.name() + " drained");
                 // the blob was not written again
-                assertSecretOnlyEverReadableByRootAndGone(vmid, cluster.simulator().guest(vmid));
+                assertSecretOnlyEverReadableByRootAndGone(
+                        vmid, cluster.simulator().guest(vmid));
             }
 
             ids.forEach(client::delete);
             client.awaitAll(ids, MachineState.MACHINE_STATE_SPECULATIVE, HOOKS);
             for (int vmid : vmids.values()) {
-                assertThat(cluster.simulator().vm(vmid)).as("VM %d is destroyed", vmid).isEmpty();
+                assertThat(cluster.simulator().vm(vmid))
+                        .as("VM %d is destroyed", vmid)
+                        .isEmpty();
             }
             assertThat(cluster.clones()).isEmpty();
         }
@@ -218,16 +221,16 @@ class RealVmLifecycleTest {
         assertThat(guest.sh("kill -0 $(cat " + WATCH_PID + ") && echo alive").strip())
                 .as("VM %d: the watcher saw everything until now", vmid)
                 .isEqualTo("alive");
-        assertThat(events)
-                .as("VM %d: the bootstrap file was made", vmid)
-                .anyMatch(e -> e.startsWith("CREATE"));
+        assertThat(events).as("VM %d: the bootstrap file was made", vmid).anyMatch(e -> e.startsWith("CREATE"));
         assertThat(notOnly0600(events))
                 .as("VM %d: the bootstrap file with another mode than 0600 (or events lost): %s", vmid, events)
                 .isEmpty();
         assertThat(events.get(events.size() - 1))
                 .as("VM %d: the bootstrap file is deleted at the end", vmid)
                 .isEqualTo("DELETE gone");
-        assertThat(guest.mode(BLOB_PATH)).as("VM %d: the bootstrap file is gone", vmid).isEmpty();
+        assertThat(guest.mode(BLOB_PATH))
+                .as("VM %d: the bootstrap file is gone", vmid)
+                .isEmpty();
     }
 
     /** The kit's blob: a tar of a kubeadm JoinConfiguration and the drain credential. */
