@@ -20,6 +20,8 @@ Usage: setup-token.sh [options]
   --bridge NAMES        bridges the VMs' NICs use, comma separated (required)
   --sdn-zone NAME       the SDN zone of those bridges (default localnetwork: plain Linux bridges)
   --template VMIDS      templates to clone that are not in the pool, comma separated
+  --pci-mapping IDS     PCI resource mappings GPU instance types pass through, comma separated
+                        (Mapping.Use on each, through the built-in PVEMappingUser role)
   --secret-file PATH    where the token secret is written, mode 0600 (default ./bigfleet-token.secret)
   --pve-version 8|9     privilege names of that version (default: the installed pve-manager's)
   --dry-run             print the pveum commands instead of running them
@@ -35,6 +37,7 @@ storages=
 bridges=
 sdn_zone=localnetwork
 templates=
+pci_mappings=
 secret_file=./bigfleet-token.secret
 pve_version=
 dry_run=false
@@ -54,6 +57,7 @@ while [[ $# -gt 0 ]]; do
     --bridge) bridges="${2:?--bridge needs a value}"; shift 2 ;;
     --sdn-zone) sdn_zone="${2:?--sdn-zone needs a value}"; shift 2 ;;
     --template) templates="${2:?--template needs a value}"; shift 2 ;;
+    --pci-mapping) pci_mappings="${2:?--pci-mapping needs a value}"; shift 2 ;;
     --secret-file) secret_file="${2:?--secret-file needs a value}"; shift 2 ;;
     --pve-version) pve_version="${2:?--pve-version needs a value}"; shift 2 ;;
     --dry-run) dry_run=true; shift ;;
@@ -100,6 +104,15 @@ if [[ -n "$templates" ]]; then
   done
 fi
 
+mappings=()
+if [[ -n "$pci_mappings" ]]; then
+  IFS=, read -r -a list <<<"$pci_mappings"
+  for m in "${list[@]}"; do
+    [[ "$m" =~ ^[A-Za-z][A-Za-z0-9_-]*$ ]] || die "--pci-mapping: \"$m\" is not a mapping id"
+    mappings+=("/mapping/pci/$m")
+  done
+fi
+
 if $dry_run; then
   # each command as it would be typed: words with shell syntax in them single-quoted
   show() {
@@ -117,6 +130,9 @@ if $dry_run; then
     show pveum acl modify "$path" --roles "$role" --users "$user" --tokens "$token_id" --propagate 1
   done
   show pveum acl modify / --roles PVEAuditor --users "$user" --tokens "$token_id" --propagate 0
+  for path in "${mappings[@]}"; do
+    show pveum acl modify "$path" --roles PVEMappingUser --users "$user" --tokens "$token_id" --propagate 0
+  done
   exit 0
 fi
 
@@ -168,6 +184,11 @@ done
 pveum acl modify / --roles PVEAuditor --users "$user" --tokens "$token_id" --propagate 0 >/dev/null \
   || die "pveum acl modify / failed"
 echo "granted PVEAuditor on / (not below it)"
+for path in "${mappings[@]}"; do
+  pveum acl modify "$path" --roles PVEMappingUser --users "$user" --tokens "$token_id" --propagate 0 >/dev/null \
+    || die "pveum acl modify $path failed"
+  echo "granted PVEMappingUser on $path"
+done
 
 cat <<DONE
 

@@ -26,6 +26,15 @@ final class ConfigPermissions {
             acl.require(path, privilege(e.getKey()));
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
+            if (e.getKey().matches("hostpci\\d+")) {
+                // qemu-server's check_hostpci_perm: a mapped device needs Mapping.Use on it
+                Map<String, String> dev = QemuFormats.HOSTPCI.parse(e.getValue());
+                if (dev.containsKey("mapping")) {
+                    acl.require("/mapping/pci/" + dev.get("mapping"), "Mapping.Use");
+                } else {
+                    throw Errors.handler("only root can set '" + e.getKey() + "' config for non-mapped devices");
+                }
+            }
             if (e.getKey().matches("net\\d+")) {
                 Map<String, String> net = QemuFormats.NET.parse(e.getValue());
                 String bridge = net.get("bridge");
@@ -49,6 +58,9 @@ final class ConfigPermissions {
         }
         if (OPTIONS.contains(key)) {
             return "VM.Config.Options";
+        }
+        if (key.matches("hostpci\\d+") || key.equals("machine")) {
+            return "VM.Config.HWType";
         }
         if (key.equals("boot") || key.equals("bootdisk") || Drives.isDrive(key)) {
             return "VM.Config.Disk";

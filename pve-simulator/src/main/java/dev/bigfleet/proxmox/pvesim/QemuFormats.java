@@ -3,7 +3,7 @@ package dev.bigfleet.proxmox.pvesim;
 import java.util.List;
 import java.util.Map;
 
-/** qemu-server's property-string formats for the config options the simulator checks: agent, net, cpu. */
+/** qemu-server's property-string formats for the config options the simulator checks: agent, net, cpu, hostpci. */
 final class QemuFormats {
     static final List<String> NIC_MODELS = List.of(
             "e1000",
@@ -32,6 +32,37 @@ final class QemuFormats {
             .oneOf("type", List.of("virtio", "isa"));
 
     static final PropertyString NET = net();
+
+    /** {@code hostpciN}: a host device by address (root only) or a cluster mapping by id (the keys the simulator knows). */
+    static final PropertyString HOSTPCI = new PropertyString()
+            .string("host", null)
+            .defaultKey("host")
+            .string(
+                    "mapping",
+                    v -> v.matches("[A-Za-z][A-Za-z0-9_-]*")
+                            ? null
+                            : "invalid format - value does not look like a valid configuration ID")
+            .bool("pcie")
+            .bool("rombar")
+            .bool("x-vga")
+            .string("mdev", null);
+
+    /** {@code hostpciN}'s whole value: one of host or mapping. */
+    static String hostpciCheck(String value) {
+        Map<String, String> dev;
+        try {
+            dev = HOSTPCI.parse(value);
+        } catch (IllegalArgumentException e) {
+            return "invalid format - " + e.getMessage();
+        }
+        if (dev.containsKey("host") && dev.containsKey("mapping")) {
+            return "Cannot set both 'host' and 'mapping'.";
+        }
+        if (!dev.containsKey("host") && !dev.containsKey("mapping")) {
+            return "Either 'host' or 'mapping' must be set.";
+        }
+        return null;
+    }
 
     static final PropertyString CPU = new PropertyString()
             .string("cputype", null)

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -22,6 +23,7 @@ public final class SimulatorConfig {
     private final List<NodeSpec> nodes;
     private final List<StorageSpec> storages;
     private final List<TemplateSpec> templates;
+    private final Map<String, Map<String, Integer>> pciMappings;
     private final List<String> pools;
     private final ApiToken token;
     private final Path tlsDir;
@@ -57,6 +59,9 @@ public final class SimulatorConfig {
         }
         this.templates = List.copyOf(ts);
         this.pools = List.copyOf(b.pools);
+        Map<String, Map<String, Integer>> mappings = new java.util.TreeMap<>();
+        b.pciMappings.forEach((id, perNode) -> mappings.put(id, Map.copyOf(perNode)));
+        this.pciMappings = Map.copyOf(mappings);
         this.token = Objects.requireNonNull(b.token, "token is required");
         this.tlsDir = b.tlsDir;
         this.latency = b.latency;
@@ -170,6 +175,11 @@ public final class SimulatorConfig {
         return templates;
     }
 
+    /** The cluster's PCI resource mappings: id → node → how many devices it maps there. */
+    public Map<String, Map<String, Integer>> pciMappings() {
+        return pciMappings;
+    }
+
     public List<String> pools() {
         return pools;
     }
@@ -247,6 +257,7 @@ public final class SimulatorConfig {
         private final List<NodeSpec> nodes = new ArrayList<>();
         private final List<StorageSpec> storages = new ArrayList<>();
         private final List<TemplateSpec> templates = new ArrayList<>();
+        private final Map<String, Map<String, Integer>> pciMappings = new java.util.LinkedHashMap<>();
         private final List<String> pools = new ArrayList<>();
         private ApiToken token;
         private Path tlsDir;
@@ -310,6 +321,17 @@ public final class SimulatorConfig {
 
         public Builder template(TemplateSpec t) {
             templates.add(Objects.requireNonNull(t));
+            return this;
+        }
+
+        /**
+         * Adds {@code devices} PCI devices on {@code node} to the cluster-wide PCI resource mapping
+         * {@code id} ({@code /cluster/mapping/pci}), creating it.
+         */
+        public Builder pciMapping(String id, String node, int devices) {
+            pciMappings
+                    .computeIfAbsent(id, k -> new java.util.LinkedHashMap<>())
+                    .merge(node, devices, Integer::sum);
             return this;
         }
 

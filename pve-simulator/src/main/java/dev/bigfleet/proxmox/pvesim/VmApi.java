@@ -88,6 +88,17 @@ final class VmApi {
         for (int i = 0; i < 32; i++) {
             schema.string("net" + i, false, 0, QemuFormats.NET.checker());
         }
+        for (int i = 0; i < 16; i++) {
+            schema.string("hostpci" + i, false, 0, QemuFormats::hostpciCheck);
+        }
+        schema.string(
+                "machine",
+                false,
+                0,
+                v -> v.matches(
+                                "(pc|pc(-i440fx)?-\\d+(\\.\\d+)+(\\+pve\\d+)?(\\.pxe)?|q35|pc-q35-\\d+(\\.\\d+)+(\\+pve\\d+)?(\\.pxe)?|virt(?:-\\d+(\\.\\d+)+)?(\\+pve\\d+)?)(,viommu=(intel|virtio))?")
+                        ? null
+                        : "value does not match the regex pattern");
         return schema;
     }
 

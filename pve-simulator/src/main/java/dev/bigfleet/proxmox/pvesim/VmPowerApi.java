@@ -143,11 +143,78 @@ final class VmPowerApi {
                     if (missing != null) {
                         return "bridge '" + missing + "' does not exist";
                     }
+                    String pci = pciProblem(vm, node);
+                    if (pci != null) {
+                        return pci;
+                    }
                     VmLifecycle.powerOn(cluster, vm);
                     return null;
                 })
                 .upid
                 .toString();
+    }
+
+    /**
+     * What qemu-server's start says of the VM's mapped PCI devices: a mapping with no device on the
+     * node, a PCIe device without the q35 machine, or no free device of the mapping left on the node
+     * (each device is used by one running VM at a time); null when every device finds one.
+     */
+    private String pciProblem(Vm vm, String node) {
+        java.util.List<Map<String, String>> devices = hostpci(vm);
+        for (Map<String, String> d : devices) {
+            String mapping = d.get("mapping");
+            if (mapping != null
+                    && cluster.config
+                                    .pciMappings()
+                                    .getOrDefault(mapping, Map.of())
+                                    .getOrDefault(node, 0)
+                            == 0) {
+                return "PCI device mapping not found for '" + mapping + "'";
+            }
+        }
+        String machine = String.valueOf(vm.config.getOrDefault("machine", ""));
+        for (Map<String, String> d : devices) {
+            if ("1".equals(d.get("pcie")) && !machine.contains("q35")) {
+                return "q35 machine model is not enabled";
+            }
+        }
+        Map<String, Integer> taken = new java.util.HashMap<>();
+        for (Vm other : cluster.vms.values()) {
+            if (other != vm && other.running && other.node.equals(node)) {
+                for (Map<String, String> d : hostpci(other)) {
+                    if (d.get("mapping") != null) {
+                        taken.merge(d.get("mapping"), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < 16; i++) {
+            Object raw = vm.config.get("hostpci" + i);
+            if (raw == null) {
+                continue;
+            }
+            String mapping = QemuFormats.HOSTPCI.parse(raw.toString()).get("mapping");
+            if (mapping == null) {
+                continue;
+            }
+            int onNode = cluster.config.pciMappings().get(mapping).get(node);
+            if (taken.getOrDefault(mapping, 0) >= onNode) {
+                return "could not find a free device for 'hostpci" + i + "'";
+            }
+            taken.merge(mapping, 1, Integer::sum);
+        }
+        return null;
+    }
+
+    private static java.util.List<Map<String, String>> hostpci(Vm vm) {
+        java.util.List<Map<String, String>> out = new java.util.ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            Object raw = vm.config.get("hostpci" + i);
+            if (raw != null) {
+                out.add(QemuFormats.HOSTPCI.parse(raw.toString()));
+            }
+        }
+        return out;
     }
 
     private Object stop(Call c) {

@@ -31,7 +31,7 @@ public final class PveumStub {
             "PVEAdmin",
             "PVEAuditor",
             "PVEDatastoreAdmin",
-            "PVEDatastoreUser",
+            "PVEDatastoreUser", "PVEMappingAdmin", "PVEMappingUser",
             "PVEPoolAdmin",
             "PVEPoolUser",
             "PVESysAdmin",
@@ -44,7 +44,7 @@ public final class PveumStub {
     private static final Pattern USER = Pattern.compile("[^\\s:/@!]+@(pve|pam)");
     private static final Pattern ACL_PATH =
             Pattern.compile("/|/nodes(/[a-z0-9-]+)?|/vms(/[1-9][0-9]*)?|/pool/[A-Za-z0-9_-]+|/storage/[a-z][a-z0-9._-]*"
-                    + "|/sdn/zones/[a-z][a-z0-9]*/[A-Za-z0-9._-]+");
+                    + "|/sdn/zones/[a-z][a-z0-9]*/[A-Za-z0-9._-]+|/mapping/(pci|usb|dir)(/[A-Za-z][A-Za-z0-9_-]*)?");
 
     /** What the stub refuses, with pveum's message. */
     static final class Refused extends Exception {

@@ -176,6 +176,19 @@ class SetupTokenScriptTest {
     }
 
     @Test
+    void gpuMappingsGetMappingUseThroughTheBuiltInRoleOnEachMappingAlone() throws Exception {
+        Run run = run(9, concat(SETUP_9, "--pci-mapping", "gpu-a100,gpu-l4"));
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(state("acl"))
+                .contains(
+                        "/mapping/pci/gpu-a100 PVEMappingUser token " + TOKEN + " 0",
+                        "/mapping/pci/gpu-l4 PVEMappingUser token " + TOKEN + " 0");
+        Run bad = run(9, concat(SETUP_9, "--pci-mapping", "9gpu"));
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.err()).contains("--pci-mapping: \"9gpu\" is not a mapping id");
+    }
+
+    @Test
     void dryRunPrintsCommandsThatRunCleanlyAndChangesNothing() throws Exception {
         Run dry = run(9, concat(SETUP, "--dry-run", "--pve-version", "9"));
         assertThat(dry.exit()).as(dry.err()).isZero();

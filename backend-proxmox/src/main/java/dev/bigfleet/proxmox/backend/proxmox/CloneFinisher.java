@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.VmSettings;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.OperationContext;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -111,7 +112,20 @@ final class CloneFinisher {
                 markers.description(spec.machineId(), operationId).render(),
                 true,
                 p.flatMap(x -> x.shape().net0(x.template())),
-                p.flatMap(x -> x.shape().cpuType()));
+                p.flatMap(x -> x.shape().cpuType()),
+                p.map(x -> devices(x.shape())).orElse(Map.of()));
+    }
+
+    /** {@code hostpci0..N} for the type's PCI devices, and {@code machine: q35} when one is PCIe. */
+    static Map<String, String> devices(VmShape shape) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < shape.pci().size(); i++) {
+            out.put("hostpci" + i, shape.pci().get(i).render());
+        }
+        if (shape.pci().stream().anyMatch(PciDevice::pcie)) {
+            out.put("machine", "q35");
+        }
+        return out;
     }
 
     void write(String node, long vmid, VmSettings settings) throws BackendException {

@@ -54,6 +54,11 @@ final class Markers {
         return raw.replaceAll("^-+|-+$", "");
     }
 
+    /** What every {@link #vmName} of the type starts with (unless the name was cut at 63 characters). */
+    static String vmNamePrefix(String instanceType) {
+        return (NAME_PREFIX + instanceType + "-").replaceAll("[^A-Za-z0-9-]", "-");
+    }
+
     VmDescription description(String machineId, String operationId) {
         return new VmDescription(providerLabel, machineId, operationId);
     }

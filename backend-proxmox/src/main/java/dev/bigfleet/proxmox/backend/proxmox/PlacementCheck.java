@@ -1,9 +1,11 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import dev.bigfleet.proxmox.backend.proxmox.client.PciMapping;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -12,8 +14,8 @@ import java.util.Set;
  * Startup checks of one placement against the cluster, so no Create sends a request Proxmox is
  * certain to refuse: the node reaches every volume of the template (on another node: all of them
  * shared, ISOs and cloud-init drives included, as qemu-server's clone checks), a linked clone's
- * disks are on a storage type that links, the boot disk only grows, and the bridges and CPU model
- * exist on the node.
+ * disks are on a storage type that links, the boot disk only grows, the bridges and CPU model
+ * exist on the node, and the PCI mappings the type passes through map devices there.
  */
 final class PlacementCheck {
     /** Storage types whose base volumes can be linked-cloned (pve-storage's {@code clone} feature). */
@@ -24,6 +26,7 @@ final class PlacementCheck {
     private final StorageStatusCache storages;
     private final Map<String, Set<String>> bridges = new HashMap<>();
     private final Map<String, Set<String>> cpuModels = new HashMap<>();
+    private List<PciMapping> pciMappings;
 
     PlacementCheck(PveClient api, StorageStatusCache storages) {
         this.api = api;
@@ -50,6 +53,40 @@ final class PlacementCheck {
             }
         }
         shape(p);
+        pci(p);
+    }
+
+    /**
+     * Every PCI mapping the type names exists and maps, on the placement's node, at least as many
+     * devices as one VM takes (Proxmox would refuse the VM's start: "PCI device mapping not found").
+     */
+    private void pci(Placement p) {
+        Map<String, Integer> wanted = p.shape().mappings();
+        if (wanted.isEmpty()) {
+            return;
+        }
+        if (pciMappings == null) {
+            pciMappings = call(api::pciMappings);
+        }
+        String entry = "--instance-types \"" + p.type().name() + "\": pci: ";
+        for (Map.Entry<String, Integer> w : wanted.entrySet()) {
+            Optional<PciMapping> m =
+                    pciMappings.stream().filter(x -> x.id().equals(w.getKey())).findFirst();
+            if (m.isEmpty()) {
+                throw new IllegalArgumentException(entry + "PCI mapping " + w.getKey() + " does not exist (or the token"
+                        + " may not see it: Mapping.Use on /mapping/pci/" + w.getKey() + ")");
+            }
+            if (m.get().devicesOn(p.node()) < w.getValue()) {
+                throw new IllegalArgumentException(entry + "PCI mapping " + w.getKey() + " maps "
+                        + m.get().devicesOn(p.node()) + " device(s) on node " + p.node() + "; one VM of the type takes "
+                        + w.getValue());
+            }
+        }
+    }
+
+    /** The devices each PCI mapping maps on each node, as startup read them (empty when no type uses one). */
+    List<PciMapping> pciMappings() {
+        return pciMappings == null ? List.of() : pciMappings;
     }
 
     private void reachable(Placement p, String where) {

@@ -47,6 +47,13 @@ final class PrivilegeCheck {
                 add(need, vms, "VM.Config.Network");
                 add(need, sdn(p.shape().bridge().get(), p.shape().vlan().map(String::valueOf)), "SDN.Use");
             }
+            if (!p.shape().pci().isEmpty()) {
+                // hostpciN and machine are hardware options; a mapped device also needs Mapping.Use on it
+                add(need, vms, "VM.Config.HWType");
+                for (String mapping : p.shape().mappings().keySet()) {
+                    add(need, "/mapping/pci/" + mapping, "Mapping.Use");
+                }
+            }
             for (TemplateDisk d : p.template().disks()) {
                 if (!d.cdrom()) {
                     add(

@@ -110,6 +110,9 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     /** The templates and clone modes startup chose for each (instance type, node). */
     void usePlan(PlacementPlan chosen) {
         this.plan = chosen;
+        if (chosen.all().stream().anyMatch(p -> !p.shape().pci().isEmpty())) {
+            capacity.usePciMappings(api.pciMappings());
+        }
     }
 
     @Override

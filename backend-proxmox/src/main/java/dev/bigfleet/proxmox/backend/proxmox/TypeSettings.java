@@ -27,11 +27,24 @@ record TypeSettings(
         OptionalLong diskGib,
         Optional<String> bridge,
         OptionalInt vlan,
-        Optional<String> cpuType) {
+        Optional<String> cpuType,
+        List<PciDevice> pci) {
+
+    TypeSettings {
+        pci = List.copyOf(pci);
+    }
 
     /** The keys an entry may carry for this backend ({@code template_vmid} so its presence is known). */
     static final List<String> KEYS = List.of(
-            "templates", "template_tags", "template_vmid", "clone_mode", "disk_gib", "bridge", "vlan", "cpu_type");
+            "templates",
+            "template_tags",
+            "template_vmid",
+            "clone_mode",
+            "disk_gib",
+            "bridge",
+            "vlan",
+            "cpu_type",
+            "pci");
 
     /** A Proxmox tag, compared lower-cased. */
     static final String TAG = "[a-z0-9_][a-z0-9_+.-]*";
@@ -48,7 +61,8 @@ record TypeSettings(
                 OptionalLong.empty(),
                 Optional.empty(),
                 OptionalInt.empty(),
-                Optional.empty());
+                Optional.empty(),
+                List.of());
     }
 
     static TypeSettings of(InstanceType type) {
@@ -76,7 +90,36 @@ record TypeSettings(
                         .orElse(OptionalLong.empty()),
                 bridge,
                 vlan.map(OptionalInt::of).orElse(OptionalInt.empty()),
-                value(s, "cpu_type", where).map(v -> cpuType(v, where)));
+                value(s, "cpu_type", where).map(v -> cpuType(v, where)),
+                value(s, "pci", where).map(v -> pci(v, where)).orElse(List.of()));
+    }
+
+    /** {@code "pci": [{"mapping": "gpu-a100", "pcie": true}]}: at most 16 devices, as qemu-server allows. */
+    private static List<PciDevice> pci(JsonNode v, String where) {
+        String what = where + ": pci";
+        if (!v.isArray() || v.isEmpty() || v.size() > 16) {
+            throw new IllegalArgumentException(
+                    what + " must be a list of 1 to 16 {\"mapping\": NAME, \"pcie\": true|false}");
+        }
+        List<PciDevice> out = new ArrayList<>();
+        for (JsonNode d : v) {
+            JsonNode mapping = d.path("mapping");
+            if (!d.isObject() || !mapping.isTextual() || !mapping.asText().matches(PciDevice.ID)) {
+                throw new IllegalArgumentException(
+                        what + ": each device names a PCI mapping id (\"mapping\": \"gpu-a100\")");
+            }
+            d.fieldNames().forEachRemaining(k -> {
+                if (!k.equals("mapping") && !k.equals("pcie")) {
+                    throw new IllegalArgumentException(what + ": unknown key \"" + k + "\" (mapping, pcie)");
+                }
+            });
+            JsonNode pcie = d.path("pcie");
+            if (!pcie.isMissingNode() && !pcie.isBoolean()) {
+                throw new IllegalArgumentException(what + ": pcie must be true or false");
+            }
+            out.add(new PciDevice(mapping.asText(), pcie.asBoolean(false)));
+        }
+        return out;
     }
 
     private static Optional<JsonNode> value(Map<String, String> s, String key, String where) {

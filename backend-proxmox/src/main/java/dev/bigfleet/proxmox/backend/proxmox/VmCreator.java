@@ -11,11 +11,15 @@ import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.OperationContext;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +108,8 @@ final class VmCreator {
         }
         Placement p = plan.get().get(type.name(), spec.zone());
         schedulability.require(spec.zone());
-        capacity.admit(machineId, spec.zone(), type.name(), type.memoryMib(), listed);
+        capacity.admit(
+                machineId, spec.zone(), type.name(), type.memoryMib(), p.shape().mappings(), pciOfVm(), listed);
         boolean cloned = false;
         boolean created = false;
         try {
@@ -135,6 +140,22 @@ final class VmCreator {
                 storage.release(machineId);
             }
         }
+    }
+
+    /** The PCI devices a VM of this provider takes, by its name ({@link Markers#vmName}): its type's. */
+    private Function<String, Map<String, Integer>> pciOfVm() {
+        Map<String, Map<String, Integer>> byPrefix = new HashMap<>();
+        for (Placement each : plan.get().all()) {
+            if (!each.shape().pci().isEmpty()) {
+                byPrefix.put(
+                        Markers.vmNamePrefix(each.type().name()), each.shape().mappings());
+            }
+        }
+        return name -> byPrefix.entrySet().stream()
+                .filter(e -> name.startsWith(e.getKey()))
+                .max(Comparator.comparingInt(e -> e.getKey().length()))
+                .map(Map.Entry::getValue)
+                .orElse(Map.of());
     }
 
     private Optional<Placement> placement(CloneSpec spec) {

@@ -1,22 +1,41 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * What an instance type changes on a clone beyond cores and memory: the boot disk's size (grown,
- * never shrunk), the first NIC's bridge and VLAN, and the CPU model.
+ * never shrunk), the first NIC's bridge and VLAN, the CPU model, and the PCI devices passed through
+ * by mapping.
  */
-record VmShape(OptionalLong diskGib, Optional<String> bridge, Optional<Integer> vlan, Optional<String> cpuType) {
+record VmShape(
+        OptionalLong diskGib,
+        Optional<String> bridge,
+        Optional<Integer> vlan,
+        Optional<String> cpuType,
+        List<PciDevice> pci) {
     static final VmShape TEMPLATE =
-            new VmShape(OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+            new VmShape(OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+
+    VmShape {
+        pci = List.copyOf(pci);
+    }
+
+    /** The PCI mappings the type passes through, by name, with how many devices of each one VM takes. */
+    java.util.Map<String, Integer> mappings() {
+        java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+        pci.forEach(d -> m.merge(d.mapping(), 1, Integer::sum));
+        return m;
+    }
 
     static VmShape of(TypeSettings s) {
         return new VmShape(
                 s.diskGib(),
                 s.bridge(),
                 s.vlan().isPresent() ? Optional.of(s.vlan().getAsInt()) : Optional.empty(),
-                s.cpuType());
+                s.cpuType(),
+                s.pci());
     }
 
     /** The {@code net0} to write, when the type moves the first NIC. */

@@ -24,6 +24,7 @@ public final class CatalogFile {
     private static final String VCPU = "vcpu";
     private static final String MEMORY = "memory_mib";
     private static final String TEMPLATE = "template_vmid";
+    private static final String ALLOCATABLE = "allocatable";
 
     private CatalogFile() {}
 
@@ -35,7 +36,7 @@ public final class CatalogFile {
         if (entries.isEmpty()) {
             throw new ConfigException(FLAG + " " + path + ": the catalog has no instance types");
         }
-        List<String> known = new ArrayList<>(List.of(VCPU, MEMORY, TEMPLATE));
+        List<String> known = new ArrayList<>(List.of(VCPU, MEMORY, TEMPLATE, ALLOCATABLE));
         known.addAll(backendKeys);
         List<InstanceType> types = new ArrayList<>();
         for (Map.Entry<String, JsonNode> e : entries.entrySet()) {
@@ -70,10 +71,45 @@ public final class CatalogFile {
             if (template < 0) {
                 throw new ConfigException(where + ": template_vmid must be > 0");
             }
-            types.add(new InstanceType(
-                    name, (int) vcpu, memory, template == 0 ? defaultTemplateVmid : template, settings));
+            Map<String, String> extra = allocatable(entry, where);
+            try {
+                types.add(new InstanceType(
+                        name, (int) vcpu, memory, template == 0 ? defaultTemplateVmid : template, settings, extra));
+            } catch (IllegalArgumentException ex) {
+                throw new ConfigException(where + ": " + ex.getMessage());
+            }
         }
         return new InstanceTypeCatalog(types);
+    }
+
+    /**
+     * {@code "allocatable": {"nvidia.com/gpu": "1"}}: what the type adds to the kubelet's allocatable, as
+     * Kubernetes resource names and quantity strings; missing is none.
+     */
+    private static Map<String, String> allocatable(ObjectNode entry, String where) throws ConfigException {
+        JsonNode v = entry.get(ALLOCATABLE);
+        if (v == null || v.isNull()) {
+            return Map.of();
+        }
+        if (!v.isObject()) {
+            throw new ConfigException(where + ": allocatable must be an object of resource name to quantity");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> r : v.properties()) {
+            if (!r.getKey().matches("([a-z0-9.-]+/)?[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")) {
+                throw new ConfigException(
+                        where + ": allocatable: \"" + r.getKey() + "\" is not a Kubernetes resource name");
+            }
+            String quantity = r.getValue().isTextual() || r.getValue().isNumber()
+                    ? r.getValue().asText()
+                    : "";
+            if (!quantity.matches("[0-9]+(\\.[0-9]+)?([numkMGTPE]|[KMGTPE]i)?")) {
+                throw new ConfigException(where + ": allocatable \"" + r.getKey() + "\": \"" + quantity
+                        + "\" is not a quantity (e.g. \"1\", \"500m\", \"16Gi\")");
+            }
+            out.put(r.getKey(), quantity);
+        }
+        return out;
     }
 
     /** A whole number; missing is 0. */

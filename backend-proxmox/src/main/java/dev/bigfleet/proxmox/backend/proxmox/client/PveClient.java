@@ -64,6 +64,17 @@ public final class PveClient {
                 CallSafety.REPEATABLE));
     }
 
+    /** {@code GET /cluster/mapping/pci}: the PCI resource mappings the token may see. */
+    public List<PciMapping> pciMappings() {
+        JsonNode data = call(
+                "GET", "GET /cluster/mapping/pci", "/cluster/mapping/pci", FormParams.none(), CallSafety.REPEATABLE);
+        List<PciMapping> out = new ArrayList<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(PciMapping.from(n)));
+        }
+        return out;
+    }
+
     /** {@code GET /cluster/nextid}: a snapshot of the lowest free VMID; nothing is reserved. */
     public long nextId() {
         JsonNode data = call("GET", "GET /cluster/nextid", "/cluster/nextid", FormParams.none(), CallSafety.REPEATABLE);

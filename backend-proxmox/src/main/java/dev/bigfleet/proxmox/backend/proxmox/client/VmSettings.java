@@ -1,12 +1,14 @@
 package dev.bigfleet.proxmox.backend.proxmox.client;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * What the provider writes into a clone's config with one synchronous PUT, before the first start:
  * size (the balloon target equal to the memory, so that PVE 9 reports the VM's memory correctly),
  * markers, the agent, and when the instance type says so the first NIC ({@code net0}) and
- * the CPU model.
+ * the CPU model, and the PCI devices passed through ({@code hostpciN}, and {@code machine: q35} when
+ * one is PCIe).
  */
 public record VmSettings(
         int cores,
@@ -15,10 +17,26 @@ public record VmSettings(
         String description,
         boolean agent,
         Optional<String> net0,
-        Optional<String> cpu) {
+        Optional<String> cpu,
+        Map<String, String> devices) {
+
+    public VmSettings {
+        devices = Map.copyOf(devices);
+    }
 
     public VmSettings(int cores, long memoryMib, TagList tags, String description, boolean agent) {
-        this(cores, memoryMib, tags, description, agent, Optional.empty(), Optional.empty());
+        this(cores, memoryMib, tags, description, agent, Optional.empty(), Optional.empty(), Map.of());
+    }
+
+    public VmSettings(
+            int cores,
+            long memoryMib,
+            TagList tags,
+            String description,
+            boolean agent,
+            Optional<String> net0,
+            Optional<String> cpu) {
+        this(cores, memoryMib, tags, description, agent, net0, cpu, Map.of());
     }
 
     FormParams params() {
@@ -32,6 +50,7 @@ public record VmSettings(
                 .flag("agent", agent);
         net0.ifPresent(n -> b.add("net0", n));
         cpu.ifPresent(c -> b.add("cpu", c));
+        new java.util.TreeMap<>(devices).forEach(b::add);
         return b.build();
     }
 }
