@@ -31,6 +31,12 @@ final class PlacementCheck {
     }
 
     void check(Placement p, String where, String modeSource) {
+        storage(p, where, modeSource);
+        shape(p);
+    }
+
+    /** The node reaches the template's volumes and the storages clones are written to, and links where asked. */
+    void storage(Placement p, String where, String modeSource) {
         Template t = p.template();
         reachable(p, where);
         if (p.mode() == CloneMode.LINKED) {
@@ -49,7 +55,6 @@ final class PlacementCheck {
                 }
             }
         }
-        shape(p);
     }
 
     private void reachable(Placement p, String where) {
@@ -77,7 +82,8 @@ final class PlacementCheck {
         }
     }
 
-    private void shape(Placement p) {
+    /** The boot disk only grows; the bridges and CPU model exist on the node. */
+    void shape(Placement p) {
         String entry = "--instance-types \"" + p.type().name() + "\": ";
         VmShape s = p.shape();
         Template t = p.template();
