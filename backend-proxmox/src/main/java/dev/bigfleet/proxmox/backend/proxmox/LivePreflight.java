@@ -61,6 +61,7 @@ final class LivePreflight implements AutoCloseable {
             "command -v kubectl >/dev/null 2>&1 || { echo 'kubectl is not installed in the guest' >&2; exit 1; };"
                     + " command -v kubectl");
 
+    private final ProxmoxApiBackend backend;
     private final PveClient api;
     private final ProxmoxApiBackend.Parts parts;
     private final ProxmoxSettings settings;
@@ -73,6 +74,7 @@ final class LivePreflight implements AutoCloseable {
     private final Thread onShutdown;
 
     LivePreflight(ProxmoxApiBackend backend, ProxmoxSettings settings) {
+        this.backend = backend;
         this.api = backend.api();
         this.parts = backend.parts();
         this.settings = settings;
@@ -105,6 +107,7 @@ final class LivePreflight implements AutoCloseable {
                 "preflight-" + run + "-" + Markers.tagSafe(p.type().name()) + "-" + Markers.tagSafe(p.node());
         PreflightContext context = PreflightContext.of(machineId, STEP_LIMIT, cancelled::get);
         List<PreflightStep> live = new ArrayList<>();
+        backend.usePlan(new PlacementPlan(List.of(p)));
         String[] current = {"clone"};
         long[] since = {System.nanoTime()};
         try {

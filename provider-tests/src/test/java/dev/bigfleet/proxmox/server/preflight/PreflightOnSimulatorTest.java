@@ -96,7 +96,10 @@ class PreflightOnSimulatorTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** The provider's flags for {@code cluster}: one type per template, offered on {@code nodes}. */
+    /**
+     * The provider's flags for {@code on}: one instance type of {@code template}, offered on {@code
+     * nodes}, and the setup kit's hooks unless {@code more} names others.
+     */
     private List<String> flags(TestingProxmoxCluster on, String type, int template, List<String> nodes, String... more)
             throws IOException {
         StringBuilder offerings = new StringBuilder("[");
@@ -120,14 +123,14 @@ class PreflightOnSimulatorTest {
                 "--offerings",
                 o.toString(),
                 "--instance-types",
-                t.toString(),
-                "--bootstrap-exec",
-                "/bin/sh," + HOOKS + "bootstrap-hook.sh",
-                "--ready-exec",
-                "/bin/sh," + HOOKS + "ready-hook.sh",
-                "--drain-exec",
-                "/bin/sh," + HOOKS + "drain-hook.sh"));
-        args.addAll(List.of(more));
+                t.toString()));
+        List<String> given = List.of(more);
+        for (String hook : List.of("bootstrap", "ready", "drain")) {
+            if (!given.contains("--" + hook + "-exec")) {
+                args.addAll(List.of("--" + hook + "-exec", "/bin/sh," + HOOKS + hook + "-hook.sh"));
+            }
+        }
+        args.addAll(given);
         return args;
     }
 
@@ -199,18 +202,17 @@ class PreflightOnSimulatorTest {
         cluster.simulator().faults().agentNeverUpForNewVms(true);
         Run run;
         try {
-            run = preflight(
-                    live(flags(cluster, "pve.bare", AGENTLESS, List.of("pve1"), "--agent-timeout", "10s")));
+            run = preflight(live(flags(cluster, "pve.bare", AGENTLESS, List.of("pve1"), "--agent-timeout", "10s")));
         } finally {
             cluster.simulator().faults().agentNeverUpForNewVms(false);
         }
         assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
-        assertThat(run.step("pve.bare@pve1", "template").get("detail").asText())
-                .contains("has no guest agent enabled");
+        assertThat(run.step("pve.bare@pve1", "template").get("detail").asText()).contains("has no guest agent enabled");
         JsonNode agent = run.step("pve.bare@pve1", "agent");
         assertThat(agent.get("outcome").asText()).isEqualTo("fail");
         assertThat(agent.get("detail").asText()).contains("no answer after", "--agent-timeout 10s");
-        assertThat(run.step("pve.bare@pve1", "bootstrap").get("outcome").asText()).isEqualTo("skip");
+        assertThat(run.step("pve.bare@pve1", "bootstrap").get("outcome").asText())
+                .isEqualTo("skip");
         assertThat(run.step("pve.bare@pve1", "destroy").get("outcome").asText()).isEqualTo("pass");
         assertThat(cluster.clones()).isEmpty();
     }
@@ -229,7 +231,8 @@ class PreflightOnSimulatorTest {
         assertThat(bootstrap.get("outcome").asText()).isEqualTo("fail");
         assertThat(bootstrap.get("detail").asText()).contains("no-such-hook.sh", "exited with code 2", "cannot open");
         assertThat(run.step("pve.small@pve1", "ready").get("outcome").asText()).isEqualTo("skip");
-        assertThat(run.step("pve.small@pve1", "destroy").get("outcome").asText()).isEqualTo("pass");
+        assertThat(run.step("pve.small@pve1", "destroy").get("outcome").asText())
+                .isEqualTo("pass");
         assertThat(cluster.clones()).isEmpty();
     }
 
@@ -268,7 +271,8 @@ class PreflightOnSimulatorTest {
             assertThat(privileges.get("outcome").asText()).isEqualTo("fail");
             assertThat(privileges.get("detail").asText())
                     .contains("VM.GuestAgent.FileWrite on /vms", "VM.GuestAgent.Unrestricted on /vms");
-            assertThat(run.step("pve.small@pve1", "template").get("outcome").asText()).isEqualTo("pass");
+            assertThat(run.step("pve.small@pve1", "template").get("outcome").asText())
+                    .isEqualTo("pass");
             assertThat(run.step("pve.small@pve1", "clone").get("outcome").asText())
                     .as("nothing is cloned when the checks fail")
                     .isEqualTo("skip");
@@ -281,7 +285,8 @@ class PreflightOnSimulatorTest {
         try (TestingProxmoxCluster small = TestingProxmoxCluster.builder()
                 .roomy()
                 .storage(StorageSpec.cephRbd())
-                .template(TemplateSpec.of(TestingProxmoxCluster.TEMPLATE, "pve1").withStorage("ceph-vm"))
+                .template(
+                        TemplateSpec.of(TestingProxmoxCluster.TEMPLATE, "pve1").withStorage("ceph-vm"))
                 .start()) {
             small.simulator().faults().storageCapacity("ceph-vm", "pve1", 1L << 30);
             Run run = preflight(
