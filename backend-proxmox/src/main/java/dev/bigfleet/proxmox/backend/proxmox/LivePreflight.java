@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.backend.proxmox;
 
 import dev.bigfleet.proxmox.backend.proxmox.client.ClusterResource;
 import dev.bigfleet.proxmox.backend.proxmox.client.ExecStatus;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.CloneSpec;
@@ -46,11 +47,15 @@ final class LivePreflight implements AutoCloseable {
     static final byte[] TEST_BLOB =
             "#!/bin/sh\n# bigfleet preflight: a test blob; it joins nothing\nexit 0\n".getBytes(StandardCharsets.UTF_8);
 
+    /** How the machine ids of preflight's VMs begin. */
+    static final String MACHINE_PREFIX = "preflight-";
+
     /** The grace period the drain hook is given. */
     static final long DRAIN_GRACE_SECONDS = 30;
 
     private static final Duration STEP_LIMIT = Duration.ofMinutes(10);
     private static final Duration CLEANUP_LIMIT = Duration.ofMinutes(5);
+    private static final Duration CLONE_POLL = Duration.ofMillis(500);
     private static final Duration PROBE_LIMIT = NodeReadiness.PROBE_LIMIT;
     private static final Logger log = LoggerFactory.getLogger(LivePreflight.class);
 
@@ -104,7 +109,7 @@ final class LivePreflight implements AutoCloseable {
             return new PreflightRow(checked.instanceType(), checked.node(), steps);
         }
         String machineId =
-                "preflight-" + run + "-" + Markers.tagSafe(p.type().name()) + "-" + Markers.tagSafe(p.node());
+                MACHINE_PREFIX + run + "-" + Markers.tagSafe(p.type().name()) + "-" + Markers.tagSafe(p.node());
         PreflightContext context = PreflightContext.of(machineId, STEP_LIMIT, cancelled::get);
         List<PreflightStep> live = new ArrayList<>();
         backend.usePlan(new PlacementPlan(List.of(p)));
@@ -245,6 +250,7 @@ final class LivePreflight implements AutoCloseable {
         boolean wasInterrupted = Thread.interrupted();
         try {
             PreflightContext context = PreflightContext.of(machineId, CLEANUP_LIMIT, () -> false);
+            awaitOwnClones(machineId);
             Set<VmTarget> targets = new LinkedHashSet<>();
             made.stream().filter(t -> t.machineId().equals(machineId)).forEach(targets::add);
             try {
@@ -285,6 +291,73 @@ final class LivePreflight implements AutoCloseable {
                 cancelled.set(true);
             }
         }
+    }
+
+    /**
+     * A clone interrupted while its task ran is finished by Proxmox all the same, and is listed as
+     * this provider's only once it is: waits (within the cleanup limit) until no VM whose
+     * description names {@code machineId} is still locked by its clone.
+     */
+    private void awaitOwnClones(String machineId) {
+        long end = System.nanoTime() + CLEANUP_LIMIT.toNanos();
+        while (System.nanoTime() < end) {
+            boolean cloning = false;
+            for (ClusterResource r : api.allResources()) {
+                if (r.isQemu() && r.lock().filter("clone"::equals).isPresent() && describes(r, machineId)) {
+                    cloning = true;
+                }
+            }
+            if (!cloning) {
+                return;
+            }
+            try {
+                Thread.sleep(CLONE_POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private boolean describes(ClusterResource r, String machineId) {
+        try {
+            return api.config(r.node(), r.vmid())
+                    .description()
+                    .filter(d -> d.contains(machineId))
+                    .isPresent();
+        } catch (PveApiException e) {
+            return false;
+        }
+    }
+
+    /**
+     * VMs of this provider an earlier run left behind (killed before it could destroy them), found
+     * by their {@code preflight-} machine id, destroyed before this run makes any.
+     */
+    PreflightStep sweepLeftovers() {
+        List<VmTarget> left = new ArrayList<>();
+        try {
+            for (ManagedVm m : parts.inventory().describe()) {
+                if (m.machineId().filter(id -> id.startsWith(MACHINE_PREFIX)).isPresent()) {
+                    left.add(new VmTarget(m.machineId().get(), m.node(), m.vmid()));
+                }
+            }
+            PreflightContext context = PreflightContext.of("preflight-sweep", CLEANUP_LIMIT, cancelled::get);
+            for (VmTarget t : left) {
+                parts.destroyer().destroy(t, context);
+                parts.inventory().forget(t.vmid());
+            }
+        } catch (BackendException | RuntimeException e) {
+            return PreflightStep.fail("leftovers", redactor.scrub(String.valueOf(e.getMessage())));
+        }
+        return PreflightStep.pass(
+                "leftovers",
+                left.isEmpty()
+                        ? "no VM of an earlier preflight run"
+                        : "destroyed VM "
+                                + String.join(
+                                        ", ",
+                                        left.stream().map(VmTarget::hostRef).toList()) + ", left by an earlier run");
     }
 
     private static List<String> dryRun(List<String> argv) {

@@ -82,6 +82,9 @@ final class Preflight {
                         },
                         redactor)));
 
+        if (request.live() && cluster.stream().noneMatch(PreflightStep::failed)) {
+            cluster.add(live.get().sweepLeftovers());
+        }
         TemplateResolver resolver = new TemplateResolver(api, settings);
         PlacementCheck check = new PlacementCheck(api, backend.storageStatus());
         List<PreflightRow> rows = new ArrayList<>();
