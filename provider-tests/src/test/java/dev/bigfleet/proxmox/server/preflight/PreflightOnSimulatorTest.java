@@ -14,12 +14,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,10 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("recovery")
 class PreflightOnSimulatorTest {
-    private static final String HOOKS = "/usr/local/lib/bigfleet/";
+    private static final String HOOKS = PreflightSetup.HOOKS;
     private static final int AGENTLESS = 9100;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final AtomicInteger PROVIDERS = new AtomicInteger();
 
     private static TestingProxmoxCluster cluster;
 
@@ -96,42 +93,9 @@ class PreflightOnSimulatorTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /**
-     * The provider's flags for {@code on}: one instance type of {@code template}, offered on {@code
-     * nodes}, and the setup kit's hooks unless {@code more} names others.
-     */
     private List<String> flags(TestingProxmoxCluster on, String type, int template, List<String> nodes, String... more)
             throws IOException {
-        StringBuilder offerings = new StringBuilder("[");
-        for (String node : nodes) {
-            offerings
-                    .append(offerings.length() > 1 ? "," : "")
-                    .append("{\"instance_type\":\"")
-                    .append(type)
-                    .append("\",\"zone\":\"")
-                    .append(node)
-                    .append("\",\"count\":4,\"resources\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}");
-        }
-        Path o = Files.writeString(dir.resolve("offerings.json"), offerings + "]");
-        Path t = Files.writeString(
-                dir.resolve("types.json"),
-                "{\"" + type + "\": {\"vcpu\": 1, \"memory_mib\": 1024, \"template_vmid\": " + template + "}}");
-        List<String> args = new ArrayList<>(on.providerFlags());
-        args.addAll(List.of(
-                "--provider",
-                "preflight" + PROVIDERS.incrementAndGet(),
-                "--offerings",
-                o.toString(),
-                "--instance-types",
-                t.toString()));
-        List<String> given = List.of(more);
-        for (String hook : List.of("bootstrap", "ready", "drain")) {
-            if (!given.contains("--" + hook + "-exec")) {
-                args.addAll(List.of("--" + hook + "-exec", "/bin/sh," + HOOKS + hook + "-hook.sh"));
-            }
-        }
-        args.addAll(given);
-        return args;
+        return PreflightSetup.flags(dir, on, type, template, nodes, more);
     }
 
     private static List<String> live(List<String> flags, String... more) {
