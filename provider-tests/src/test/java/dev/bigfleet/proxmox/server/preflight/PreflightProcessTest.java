@@ -39,7 +39,7 @@ class PreflightProcessTest {
                 await().atMost(Duration.ofSeconds(90))
                         .until(() -> cluster.clones().stream().anyMatch(v -> v.power() == PowerState.RUNNING));
                 p.interrupt();
-                int exit = p.awaitExit(Duration.ofSeconds(120));
+                int exit = p.awaitExit(Duration.ofMinutes(2));
                 assertThat(exit).as(String.join("\n", p.log())).isNotZero();
                 assertThat(cluster.clones()).as("the VM it made is destroyed").isEmpty();
                 assertThat(p.stdout() + String.join("\n", p.log())).doesNotContain(TestingProxmoxCluster.SECRET);
