@@ -6,10 +6,23 @@
 #   --ready-exec /bin/sh,/usr/local/lib/bigfleet/ready-hook.sh
 # It asks the kubelet itself (its local health endpoint, when curl is installed) and the API server
 # (the node's Ready condition, with the kubelet's own credential, which may read its own node).
+#
+# With BIGFLEET_PREFLIGHT=1 in its environment (`bigfleet-proxmox preflight --live`) the node has
+# joined nothing, so it only checks that what it calls is installed, then exits 0, or 1 naming
+# what is missing.
 set -u
 
 kubeconfig=/etc/kubernetes/kubelet.conf
 node="$(hostname)"
+
+if [ "${BIGFLEET_PREFLIGHT:-}" = 1 ]; then
+  [ -n "$node" ] || { echo "ready-hook: preflight: hostname gives no name" >&2; exit 1; }
+  command -v kubectl >/dev/null 2>&1 || { echo "ready-hook: preflight: kubectl is not installed" >&2; exit 1; }
+  curl=" (no curl: the kubelet's health endpoint is not asked)"
+  command -v curl >/dev/null 2>&1 && curl=", curl"
+  echo "ready-hook: preflight: node $node, $(command -v kubectl)$curl"
+  exit 0
+fi
 
 [ -f "$kubeconfig" ] || { echo "node $node has not joined: $kubeconfig is missing" >&2; exit 1; }
 if command -v curl >/dev/null 2>&1; then

@@ -14,6 +14,7 @@ import dev.bigfleet.proxmox.server.cli.ProviderCommandLine;
 import dev.bigfleet.proxmox.server.cli.ProviderConfigs;
 import dev.bigfleet.proxmox.server.cli.UsageException;
 import dev.bigfleet.proxmox.server.logging.LogSetup;
+import dev.bigfleet.proxmox.server.preflight.PreflightCommand;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import dev.bigfleet.proxmox.server.startup.StartupException;
 import dev.bigfleet.proxmox.server.wiring.AdminModule;
@@ -25,6 +26,7 @@ import dev.bigfleet.proxmox.server.wiring.HttpModule;
 import dev.bigfleet.proxmox.server.wiring.MetricsModule;
 import dev.bigfleet.proxmox.server.wiring.RuntimeModule;
 import dev.bigfleet.proxmox.server.wiring.StoreModule;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -46,6 +48,12 @@ public final class ProviderMain {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
+        if (args.length > 0 && args[0].equals(PreflightCommand.NAME)) {
+            // no signal handlers: Ctrl-C runs the JVM's shutdown hooks, where preflight destroys what it made
+            System.exit(
+                    PreflightCommand.run(version(), System.out, System.err, Arrays.copyOfRange(args, 1, args.length)));
+            return;
+        }
         // handlers first, so a signal that arrives while starting still ends in a graceful stop
         CountDownLatch stop = new CountDownLatch(1);
         TerminationSignals.onTermination(stop::countDown);

@@ -92,4 +92,18 @@ public interface ProxmoxBackendFactory {
      * @throws Exception any other failure to start, reported as such
      */
     ProxmoxBackend create(BackendContext context) throws Exception;
+
+    /**
+     * {@code preflight}: every check {@link #create} makes, each reported instead of stopping at the
+     * first problem, and with {@link PreflightRequest#live()} the guest side tried on one VM per
+     * (instance type, node) pair, which is destroyed again whatever happens (also when the thread is
+     * interrupted). A backend without a substrate to check has no preflight.
+     *
+     * @throws UnsupportedOperationException when this backend has no preflight
+     * @throws IllegalArgumentException with a one-line message naming a bad setting that stops even
+     *     the checks (for example an unreadable token file)
+     */
+    default PreflightReport preflight(BackendContext context, PreflightRequest request) throws Exception {
+        throw new UnsupportedOperationException("the " + name() + " backend has no preflight");
+    }
 }

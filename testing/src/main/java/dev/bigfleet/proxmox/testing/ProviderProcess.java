@@ -230,6 +230,11 @@ public final class ProviderProcess implements AutoCloseable {
         return awaitExit(timeout);
     }
 
+    /** SIGINT, as Ctrl-C in a terminal. */
+    public void interrupt() {
+        signal("INT");
+    }
+
     /** SIGSTOP: the process is frozen, its sockets open, until {@link #thaw()}. */
     public void freeze() {
         signal("STOP");

@@ -45,6 +45,14 @@ final class CloneFinisher {
 
     /** Shapes, starts and waits for the clone; returns the node it is on. */
     String finish(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context) throws BackendException {
+        String node = shape(spec, p, vmid, context);
+        power.start(node, vmid, context);
+        agent.await(node, vmid, context);
+        return node;
+    }
+
+    /** The clone's config written and its boot disk grown, not started; returns the node it is on. */
+    String shape(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context) throws BackendException {
         VmSettings settings = settings(spec, p, context.operationId());
         String node = spec.zone();
         try {
@@ -63,8 +71,6 @@ final class CloneFinisher {
         }
         inventory.remember(vmid, settings.tags(), markers.description(spec.machineId(), context.operationId()));
         grow(node, vmid, p, Optional.empty(), context);
-        power.start(node, vmid, context);
-        agent.await(node, vmid, context);
         return node;
     }
 

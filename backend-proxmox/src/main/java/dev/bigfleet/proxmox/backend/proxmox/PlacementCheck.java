@@ -34,6 +34,13 @@ final class PlacementCheck {
     }
 
     void check(Placement p, String where, String modeSource) {
+        storage(p, where, modeSource);
+        shape(p);
+        pci(p);
+    }
+
+    /** The node reaches the template's volumes and the storages clones are written to, and links where asked. */
+    void storage(Placement p, String where, String modeSource) {
         Template t = p.template();
         reachable(p, where);
         if (p.mode() == CloneMode.LINKED) {
@@ -52,15 +59,13 @@ final class PlacementCheck {
                 }
             }
         }
-        shape(p);
-        pci(p);
     }
 
     /**
      * Every PCI mapping the type names exists and maps, on the placement's node, at least as many
      * devices as one VM takes (Proxmox would refuse the VM's start: "PCI device mapping not found").
      */
-    private void pci(Placement p) {
+    void pci(Placement p) {
         Map<String, Integer> wanted = p.shape().mappings();
         if (wanted.isEmpty()) {
             return;
@@ -114,7 +119,8 @@ final class PlacementCheck {
         }
     }
 
-    private void shape(Placement p) {
+    /** The boot disk only grows; the bridges and CPU model exist on the node. */
+    void shape(Placement p) {
         String entry = "--instance-types \"" + p.type().name() + "\": ";
         VmShape s = p.shape();
         Template t = p.template();

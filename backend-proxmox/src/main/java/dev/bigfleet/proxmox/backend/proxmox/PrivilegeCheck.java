@@ -95,6 +95,26 @@ final class PrivilegeCheck {
         }
     }
 
+    /**
+     * The privileges of {@code need} the token lacks, as {@code "VM.Clone on /vms/9000"}; empty when
+     * it holds them all.
+     *
+     * @throws PveApiException when the token's privileges cannot be read (a 501 or 404: this Proxmox
+     *     VE cannot list them)
+     */
+    List<String> missing(Map<String, Set<String>> need) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Set<String>> e : need.entrySet()) {
+            Set<String> have = api.privileges(e.getKey());
+            for (String privilege : e.getValue()) {
+                if (!have.contains(privilege)) {
+                    out.add(privilege + " on " + e.getKey());
+                }
+            }
+        }
+        return out;
+    }
+
     private static String sdn(String bridge, Optional<String> tag) {
         return "/sdn/zones/localnetwork/" + bridge + tag.map(t -> "/" + t).orElse("");
     }

@@ -55,26 +55,30 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final Redactor redactor;
     private volatile PlacementPlan plan = new PlacementPlan(List.of());
     private final WebUi webUi;
+    private final CloneFinisher finisher;
+    private final AgentWaiter agent;
+    private final GuestExec exec;
+    private final Markers markers;
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         this.transport = new PveTransport(
                 settings.apiRoot(), settings.token(), settings.trust(), json, recorder, settings.transport());
         this.api = new PveClient(transport);
-        Markers markers = new Markers(providerLabel);
+        this.markers = new Markers(providerLabel);
         this.redactor = Redactor.of(settings.token()::secretsHeld);
         this.webUi = settings.webUi();
         this.inventory = new ManagedInventory(api, markers, settings.pool());
         this.guard = new OwnershipGuard(api, markers);
         TaskWaiter tasks = new TaskWaiter(api);
-        AgentWaiter agent = new AgentWaiter(api, settings.agentTimeout());
+        this.agent = new AgentWaiter(api, settings.agentTimeout());
         this.power = new PowerControl(api, tasks, agent);
         this.capacity = new CapacityGate(settings.memoryOvercommit());
         this.storageStatus = new StorageStatusCache(api);
         this.storage = new StorageGate(storageStatus);
         CloneJournal journal = new CloneJournal();
         CloneLocator locator = new CloneLocator(api, markers);
-        CloneFinisher finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator);
+        this.finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator);
         this.schedulability = new NodeSchedulability(api);
         this.creator = new VmCreator(
                 api,
@@ -91,7 +95,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
                 () -> plan,
                 settings.pool(),
                 schedulability);
-        GuestExec exec = new GuestExec(api);
+        this.exec = new GuestExec(api);
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
         this.drainer = new Drainer(exec, settings.drainExec());
         this.destroyer = new VmDestroyer(api, guard, tasks);
@@ -105,6 +109,26 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
 
     StorageStatusCache storageStatus() {
         return storageStatus;
+    }
+
+    Redactor redactor() {
+        return redactor;
+    }
+
+    /** The parts of Create, Configure, Drain and Delete that preflight runs one by one. */
+    record Parts(
+            VmCreator creator,
+            CloneFinisher finisher,
+            PowerControl power,
+            AgentWaiter agent,
+            GuestExec exec,
+            OwnershipGuard guard,
+            ManagedInventory inventory,
+            VmDestroyer destroyer,
+            Markers markers) {}
+
+    Parts parts() {
+        return new Parts(creator, finisher, power, agent, exec, guard, inventory, destroyer, markers);
     }
 
     /** The templates and clone modes startup chose for each (instance type, node). */

@@ -4,6 +4,8 @@ import dev.bigfleet.proxmox.spi.BackendContext;
 import dev.bigfleet.proxmox.spi.BackendOption;
 import dev.bigfleet.proxmox.spi.BackendOptions;
 import dev.bigfleet.proxmox.spi.BackendSpi;
+import dev.bigfleet.proxmox.spi.PreflightReport;
+import dev.bigfleet.proxmox.spi.PreflightRequest;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
 import java.util.List;
@@ -80,5 +82,30 @@ public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
         }
         log.info("proxmox backend ready: provider={} {}", context.providerLabel(), settings);
         return backend;
+    }
+
+    /**
+     * Every startup check reported per (instance type, node) pair; with {@code live} each pair that
+     * passes them is tried on a VM of its own ({@link LivePreflight}), destroyed again.
+     */
+    @Override
+    public PreflightReport preflight(BackendContext context, PreflightRequest request) {
+        ProxmoxSettings settings = ProxmoxSettings.from(context.options());
+        context.catalog().asMap().values().forEach(TypeSettings::of);
+        ProxmoxApiBackend backend = new ProxmoxApiBackend(settings, context.providerLabel(), context.apiCalls());
+        LivePreflight[] live = {null};
+        try {
+            return new Preflight(backend, settings).run(context, request, () -> {
+                if (live[0] == null) {
+                    live[0] = new LivePreflight(backend, settings);
+                }
+                return live[0];
+            });
+        } finally {
+            if (live[0] != null) {
+                live[0].close();
+            }
+            backend.close();
+        }
     }
 }

@@ -83,7 +83,7 @@ final class StartupCheck {
         return plan;
     }
 
-    private static int majorVersion(String version) {
+    static int majorVersion(String version) {
         try {
             return Integer.parseInt(version.split("\\.", 2)[0].trim());
         } catch (NumberFormatException e) {
@@ -99,7 +99,7 @@ final class StartupCheck {
         return startupFailure(e);
     }
 
-    private static RuntimeException startupFailure(PveApiException e) {
+    static RuntimeException startupFailure(PveApiException e) {
         switch (e.kind()) {
             case TLS:
                 return new IllegalArgumentException(
@@ -121,7 +121,7 @@ final class StartupCheck {
         }
     }
 
-    private static void checkNodes(List<String> wanted, List<ClusterResource> listed) {
+    static void checkNodes(List<String> wanted, List<ClusterResource> listed) {
         Map<String, ClusterResource> nodes = listed.stream()
                 .filter(ClusterResource::isNode)
                 .collect(Collectors.toMap(ClusterResource::node, r -> r, (a, b) -> a, LinkedHashMap::new));
@@ -137,7 +137,7 @@ final class StartupCheck {
         }
     }
 
-    private void checkPool(String pool) {
+    void checkPool(String pool) {
         try {
             api.pool(pool);
         } catch (PveApiException e) {

@@ -12,7 +12,13 @@ import java.util.Optional;
  * and cloud-init drives included: they decide whether a clone can go to another node), its boot
  * disk, and its NICs.
  */
-record Template(long vmid, String node, List<TemplateDisk> disks, Map<String, NicSpec> nics, Optional<String> bootKey) {
+record Template(
+        long vmid,
+        String node,
+        List<TemplateDisk> disks,
+        Map<String, NicSpec> nics,
+        Optional<String> bootKey,
+        boolean agentEnabled) {
     Template {
         disks = List.copyOf(disks);
         nics = Map.copyOf(nics);
@@ -28,7 +34,17 @@ record Template(long vmid, String node, List<TemplateDisk> disks, Map<String, Ni
                 NicSpec.parse(v).ifPresent(n -> nics.put(k, n));
             }
         });
-        return new Template(vmid, node, disks, nics, bootDisk(config, disks));
+        return new Template(vmid, node, disks, nics, bootDisk(config, disks), agentEnabled(config));
+    }
+
+    /** Its {@code agent} line enables the guest agent ({@code 1}, or {@code enabled=1,...}). */
+    private static boolean agentEnabled(VmConfig config) {
+        return config.entry("agent")
+                .map(v -> {
+                    String first = v.split(",", 2)[0].trim();
+                    return first.equals("1") || first.equals("enabled=1");
+                })
+                .orElse(false);
     }
 
     /** The boot order's first data disk, else the legacy {@code bootdisk}, else the first data disk. */

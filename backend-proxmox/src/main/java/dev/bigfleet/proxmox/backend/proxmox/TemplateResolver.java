@@ -45,21 +45,37 @@ final class TemplateResolver {
     }
 
     private Placement place(InstanceType type, String node, List<ClusterResource> listed, PlacementCheck check) {
+        Placement p = choose(type, node, listed);
+        check.check(p, where(type, node), modeSource(type));
+        return p;
+    }
+
+    /** The template and clone mode for {@code type} on {@code node}, before any placement check. */
+    Placement choose(InstanceType type, String node, List<ClusterResource> listed) {
         TypeSettings own = TypeSettings.of(type);
         TemplateChoice choice = TemplateChoice.of(type, own, settings.templateTags());
-        String where = choice.source() + ": instance type " + type.name() + " on node " + node + ": ";
+        String where = where(type, node);
         CloneMode mode = own.cloneMode().orElse(settings.cloneMode());
-        String modeSource =
-                own.cloneMode().isPresent() ? "--instance-types \"" + type.name() + "\": clone_mode" : "--clone-mode";
         if (mode == CloneMode.LINKED && settings.cloneStorage().isPresent()) {
-            throw new IllegalArgumentException(modeSource + ": linked clones of " + type.name() + " stay on the"
+            throw new IllegalArgumentException(modeSource(type) + ": linked clones of " + type.name() + " stay on the"
                     + " template's storage; Proxmox refuses --clone-storage for them");
         }
         ClusterResource found = pick(choice, node, listed, where);
         Template template = templates.computeIfAbsent(found.vmid(), vmid -> read(found, where));
-        Placement p = new Placement(type, node, template, mode, VmShape.of(own), settings.cloneStorage());
-        check.check(p, where, modeSource);
-        return p;
+        return new Placement(type, node, template, mode, VmShape.of(own), settings.cloneStorage());
+    }
+
+    /** The prefix of a message about {@code type} on {@code node}: the flag its template choice comes from. */
+    String where(InstanceType type, String node) {
+        TemplateChoice choice = TemplateChoice.of(type, TypeSettings.of(type), settings.templateTags());
+        return choice.source() + ": instance type " + type.name() + " on node " + node + ": ";
+    }
+
+    /** The flag {@code type}'s clone mode comes from. */
+    static String modeSource(InstanceType type) {
+        return TypeSettings.of(type).cloneMode().isPresent()
+                ? "--instance-types \"" + type.name() + "\": clone_mode"
+                : "--clone-mode";
     }
 
     private ClusterResource pick(TemplateChoice choice, String node, List<ClusterResource> listed, String where) {

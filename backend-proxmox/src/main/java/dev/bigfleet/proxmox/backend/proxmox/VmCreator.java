@@ -84,8 +84,20 @@ final class VmCreator {
         this.pool = pool;
     }
 
-    @SuppressWarnings("try") // the clone slot is held, unused, while the clone runs
+    /** What follows the clone: shaping, starting and waiting for it; returns the node the VM is on. */
+    @FunctionalInterface
+    interface Finish {
+        String finish(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context)
+                throws BackendException;
+    }
+
     CreatedVm create(CloneSpec spec, OperationContext context) throws BackendException {
+        return create(spec, context, finisher::finish);
+    }
+
+    /** Create, with {@code finish} after the clone instead of {@link CloneFinisher#finish} (preflight times its steps). */
+    @SuppressWarnings("try") // the clone slot is held, unused, while the clone runs
+    CreatedVm create(CloneSpec spec, OperationContext context, Finish finish) throws BackendException {
         String machineId = spec.machineId();
         if (!VmDescription.storable(machineId)) {
             throw new BackendException("machine id \"" + machineId.strip() + "\" has line breaks or surrounding spaces;"
@@ -121,7 +133,7 @@ final class VmCreator {
             cloned = true;
             storage.cloned(machineId);
             capacity.cloned(machineId, vmid);
-            String node = finisher.finish(spec, Optional.of(p), vmid, context);
+            String node = finish.finish(spec, Optional.of(p), vmid, context);
             created = true;
             journal.settle(machineId);
             log.info(

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -285,6 +286,71 @@ class HelmChartTest {
                 .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
         PersistentVolumeClaim claim = only(objects, PersistentVolumeClaim.class);
         assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast");
+    }
+
+    /** The preflight test pod's template. */
+    private static final Path PREFLIGHT_POD = Path.of("templates", "tests", "preflight-pod.yaml");
+
+    /**
+     * The chart rendered with its {@code helm test} pod among the objects: {@code helm template}
+     * keeps hooks apart, so it renders a copy whose pod carries the hook annotation under another
+     * name.
+     */
+    private List<HasMetadata> renderWithTestHook(Path values) throws IOException {
+        Path copy = Files.createTempDirectory(dir, "chart");
+        Files.delete(copy);
+        try (var files = Files.walk(CHART)) {
+            for (Path file : files.toList()) {
+                Path target = copy.resolve(CHART.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        Path pod = copy.resolve(PREFLIGHT_POD.toString());
+        Files.writeString(pod, Files.readString(pod).replace("helm.sh/hook:", "example.com/hook:"));
+        return render(copy, values);
+    }
+
+    @Test
+    void helmTestRunsPreflightWithTheProvidersOwnFlagsAndFiles() throws IOException {
+        String template = Files.readString(CHART.resolve(PREFLIGHT_POD.toString()));
+        assertThat(template).contains("helm.sh/hook: test");
+        for (Path values : new Path[] {null, FULL_VALUES}) {
+            List<HasMetadata> objects = renderWithTestHook(values);
+            Deployment deployment = only(objects, Deployment.class);
+            Container provider =
+                    deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Pod pod = only(objects, Pod.class);
+            assertThat(pod.getMetadata().getAnnotations()).containsEntry("example.com/hook", "test");
+            assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
+            assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
+            Container preflight = pod.getSpec().getContainers().get(0);
+            assertThat(preflight.getImage()).isEqualTo(provider.getImage());
+            assertThat(preflight.getSecurityContext()).isEqualTo(provider.getSecurityContext());
+            List<String> own = values == null
+                    ? List.of("preflight")
+                    : List.of("preflight", "--live", "--only=pve.small@pve1,pve.small@pve2");
+            assertThat(preflight.getArgs().subList(0, own.size())).isEqualTo(own);
+            assertThat(preflight
+                            .getArgs()
+                            .subList(own.size(), preflight.getArgs().size()))
+                    .as("exactly the provider's flags")
+                    .isEqualTo(provider.getArgs());
+            Map<String, String> mounts = mounts(preflight);
+            Map<String, String> providerMounts = new java.util.HashMap<>(mounts(provider));
+            providerMounts.values().remove("state");
+            assertThat(mounts)
+                    .as("the provider's files and Secrets, without its state")
+                    .isEqualTo(providerMounts);
+            assertThat(preflight.getEnv()).isEqualTo(provider.getEnv());
+        }
+        Path fake = Files.writeString(dir.resolve("fake.yaml"), "backend: fake\n");
+        assertThat(all(render(fake), Pod.class))
+                .as("the fake backend has no preflight")
+                .isEmpty();
     }
 
     @Test

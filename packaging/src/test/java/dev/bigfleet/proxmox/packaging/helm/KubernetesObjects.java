@@ -13,6 +13,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -36,6 +37,7 @@ final class KubernetesObjects {
             "apps/v1 Deployment", Deployment.class,
             "v1 Service", Service.class,
             "v1 ConfigMap", ConfigMap.class,
+            "v1 Pod", Pod.class,
             "v1 PersistentVolumeClaim", PersistentVolumeClaim.class,
             "v1 ServiceAccount", ServiceAccount.class,
             "networking.k8s.io/v1 NetworkPolicy", NetworkPolicy.class,

@@ -4,6 +4,8 @@ import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.spi.BackendContext;
 import dev.bigfleet.proxmox.spi.BackendOption;
 import dev.bigfleet.proxmox.spi.BackendOptions;
+import dev.bigfleet.proxmox.spi.PreflightReport;
+import dev.bigfleet.proxmox.spi.PreflightRequest;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
 import java.util.List;
@@ -84,6 +86,11 @@ public final class LoadedBackend {
     public ProxmoxBackend create(BackendContext context) throws Exception {
         ProxmoxBackend backend = ThreadContextClassLoader.call(loader, () -> factory.create(context));
         return new ClassLoaderSafeBackend(backend, loader);
+    }
+
+    /** {@code preflight}: the backend's checks, reported; run in the plugin's context. */
+    public PreflightReport preflight(BackendContext context, PreflightRequest request) throws Exception {
+        return ThreadContextClassLoader.call(loader, () -> factory.preflight(context, request));
     }
 
     private <T> T inContext(Supplier<T> call) {

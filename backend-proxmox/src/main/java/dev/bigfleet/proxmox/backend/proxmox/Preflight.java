@@ -1,0 +1,238 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import dev.bigfleet.proxmox.api.InstanceType;
+import dev.bigfleet.proxmox.api.Offering;
+import dev.bigfleet.proxmox.backend.proxmox.client.ClusterResource;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
+import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
+import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
+import dev.bigfleet.proxmox.spi.BackendContext;
+import dev.bigfleet.proxmox.spi.PreflightReport;
+import dev.bigfleet.proxmox.spi.PreflightRequest;
+import dev.bigfleet.proxmox.spi.PreflightRow;
+import dev.bigfleet.proxmox.spi.PreflightStep;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@code preflight}: the checks {@link StartupCheck} makes, each reported in its own column instead
+ * of stopping startup at the first problem. The cluster as a whole (the API and the token, its
+ * version, the nodes, the pool), then per (instance type, node) pair of the offerings: the
+ * template, the storages the clone reads and writes, their free space, the bridges (and CPU model
+ * and disk size), the token's privileges and the Proxmox VE version. A pair whose checks pass is
+ * then tried live ({@link LivePreflight}) when asked.
+ */
+final class Preflight {
+    static final List<String> STATIC_STEPS =
+            List.of("template", "storage", "free space", "bridge", "privileges", "pve version");
+
+    private final ProxmoxApiBackend backend;
+    private final PveClient api;
+    private final ProxmoxSettings settings;
+
+    Preflight(ProxmoxApiBackend backend, ProxmoxSettings settings) {
+        this.backend = backend;
+        this.api = backend.api();
+        this.settings = settings;
+    }
+
+    PreflightReport run(BackendContext context, PreflightRequest request, Supplier<LivePreflight> live) {
+        Redactor redactor = backend.redactor();
+        List<PreflightStep> cluster = new ArrayList<>();
+        List<Pair> pairs = pairs(context);
+        String version;
+        List<ClusterResource> listed;
+        try {
+            version = api.version();
+            listed = api.allResources();
+            cluster.add(PreflightStep.pass("api", settings.apiRoot() + " answers; the token is accepted"));
+        } catch (PveApiException e) {
+            cluster.add(PreflightStep.fail(
+                    "api", redactor.scrub(StartupCheck.startupFailure(e).getMessage())));
+            return new PreflightReport(
+                    cluster,
+                    pairs.stream()
+                            .map(p -> skippedRow(p, "the API did not answer"))
+                            .toList());
+        }
+        int major = StartupCheck.majorVersion(version);
+        PreflightStep versionStep = major >= 8
+                ? PreflightStep.pass("pve version", version)
+                : PreflightStep.fail("pve version", version + ": this provider needs Proxmox VE 8.x or 9.x");
+        cluster.add(versionStep);
+        cluster.add(step(
+                "nodes",
+                () -> {
+                    StartupCheck.checkPlacement(context);
+                    StartupCheck.checkNodes(context.nodes(), listed);
+                    return String.join(", ", context.nodes()) + " are nodes of this cluster";
+                },
+                redactor));
+        settings.pool()
+                .ifPresent(pool -> cluster.add(step(
+                        "pool",
+                        () -> {
+                            new StartupCheck(api).checkPool(pool);
+                            return "pool " + pool + " exists";
+                        },
+                        redactor)));
+
+        if (request.live() && cluster.stream().noneMatch(PreflightStep::failed)) {
+            cluster.add(live.get().sweepLeftovers());
+        }
+        TemplateResolver resolver = new TemplateResolver(api, settings);
+        PlacementCheck check = new PlacementCheck(api, backend.storageStatus());
+        List<PreflightRow> rows = new ArrayList<>();
+        for (Pair pair : pairs) {
+            List<PreflightStep> steps = new ArrayList<>();
+            Optional<Placement> placed = Optional.empty();
+            try {
+                Placement p = resolver.choose(pair.type(), pair.node(), listed);
+                placed = Optional.of(p);
+                steps.add(PreflightStep.pass("template", describe(p)));
+            } catch (RuntimeException e) {
+                steps.add(PreflightStep.fail("template", redactor.scrub(String.valueOf(e.getMessage()))));
+            }
+            if (placed.isEmpty()) {
+                for (String name : STATIC_STEPS.subList(1, STATIC_STEPS.size() - 1)) {
+                    steps.add(PreflightStep.skip(name, "no template"));
+                }
+            } else {
+                Placement p = placed.get();
+                String where = resolver.where(pair.type(), pair.node());
+                steps.add(step(
+                        "storage",
+                        () -> {
+                            check.storage(p, where, TemplateResolver.modeSource(pair.type()));
+                            return storages(p);
+                        },
+                        redactor));
+                steps.add(step("free space", () -> freeSpace(p), redactor));
+                steps.add(step(
+                        "bridge",
+                        () -> {
+                            check.shape(p);
+                            return p.shape().bridge().orElse("the template's") + " bridge on " + p.node()
+                                    + p.shape()
+                                            .cpuType()
+                                            .map(c -> ", CPU model " + c)
+                                            .orElse("");
+                        },
+                        redactor));
+                steps.add(step("privileges", () -> privileges(p, major), redactor));
+            }
+            steps.add(versionStep);
+            PreflightRow row = new PreflightRow(pair.type().name(), pair.node(), steps);
+            if (request.liveFor(pair.type().name(), pair.node())) {
+                row = row.ok() && placed.isPresent()
+                        ? live.get().run(placed.get(), row)
+                        : withLiveSkipped(row, "the checks above failed");
+            }
+            rows.add(row);
+        }
+        return new PreflightReport(cluster, rows);
+    }
+
+    private record Pair(InstanceType type, String node) {}
+
+    private static List<Pair> pairs(BackendContext context) {
+        List<Pair> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (Offering o : context.offerings()) {
+            Optional<InstanceType> type = context.catalog().find(o.instanceType());
+            if (type.isPresent() && seen.add(o.instanceType() + "@" + o.zone())) {
+                out.add(new Pair(type.get(), o.zone()));
+            }
+        }
+        return out;
+    }
+
+    private static PreflightRow skippedRow(Pair pair, String why) {
+        return new PreflightRow(
+                pair.type().name(),
+                pair.node(),
+                STATIC_STEPS.stream().map(s -> PreflightStep.skip(s, why)).toList());
+    }
+
+    private static PreflightRow withLiveSkipped(PreflightRow row, String why) {
+        List<PreflightStep> steps = new ArrayList<>(row.steps());
+        LivePreflight.STEPS.forEach(s -> steps.add(PreflightStep.skip(s, why)));
+        return new PreflightRow(row.instanceType(), row.node(), steps);
+    }
+
+    private static String describe(Placement p) {
+        Template t = p.template();
+        String agent = t.agentEnabled()
+                ? ""
+                : "; the template has no guest agent enabled (clones get agent=1: its image must run"
+                        + " qemu-guest-agent)";
+        return p.mode().toString().toLowerCase(java.util.Locale.ROOT) + " clone of " + t.vmid() + " on " + t.node()
+                + agent;
+    }
+
+    private static String storages(Placement p) {
+        Set<String> used = new LinkedHashSet<>();
+        p.template().disks().forEach(d -> used.add(d.storage()));
+        used.addAll(p.writes().keySet());
+        return String.join(", ", used) + " active on " + p.node();
+    }
+
+    private String freeSpace(Placement p) {
+        Map<String, Long> writes = p.writes();
+        if (writes.isEmpty()) {
+            return "a " + p.mode().toString().toLowerCase(java.util.Locale.ROOT) + " clone writes nothing up front";
+        }
+        StorageStatusCache.Read read = backend.storageStatus().get(p.copyNode());
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Long> w : writes.entrySet()) {
+            StorageStatus s = read.find(w.getKey())
+                    .filter(StorageStatus::usable)
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "storage " + w.getKey() + " is not active on node " + p.copyNode()));
+            if (s.avail() < w.getValue()) {
+                throw new IllegalArgumentException("storage " + w.getKey() + " on node " + p.copyNode() + " has "
+                        + StorageGate.gib(s.avail()) + " free, a " + p.mode() + " clone of template "
+                        + p.template().vmid() + " for " + p.type().name() + " needs " + StorageGate.gib(w.getValue()));
+            }
+            out.add(w.getKey() + " " + StorageGate.gib(s.avail()) + " free, a clone needs "
+                    + StorageGate.gib(w.getValue()));
+        }
+        return String.join("; ", out);
+    }
+
+    private String privileges(Placement p, int major) {
+        Map<String, Set<String>> need =
+                PrivilegeCheck.required(new PlacementPlan(List.of(p)), settings.pool(), List.of(p.node()), major >= 9);
+        List<String> missing;
+        try {
+            missing = new PrivilegeCheck(api).missing(need);
+        } catch (PveApiException e) {
+            if (e.isStatus(501) || e.isStatus(404)) {
+                return "this Proxmox VE cannot list the token's privileges; not checked";
+            }
+            throw e;
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("--proxmox-token-id: the API token lacks " + String.join(", ", missing)
+                    + " (grant them to the token and its user; see the README's token privileges)");
+        }
+        int count = need.values().stream().mapToInt(Set::size).sum();
+        return count + " privileges on " + need.size() + " paths held";
+    }
+
+    private static PreflightStep step(String name, Supplier<String> check, Redactor redactor) {
+        try {
+            return PreflightStep.pass(name, check.get());
+        } catch (PveApiException e) {
+            return PreflightStep.fail(
+                    name, redactor.scrub(StartupCheck.failure("", e).getMessage()));
+        } catch (RuntimeException e) {
+            return PreflightStep.fail(name, redactor.scrub(String.valueOf(e.getMessage())));
+        }
+    }
+}

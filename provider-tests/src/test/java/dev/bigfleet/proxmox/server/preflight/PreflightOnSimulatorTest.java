@@ -1,0 +1,287 @@
+package dev.bigfleet.proxmox.server.preflight;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bigfleet.proxmox.pvesim.StorageSpec;
+import dev.bigfleet.proxmox.pvesim.TemplateSpec;
+import dev.bigfleet.proxmox.pvesim.TokenPrivileges;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bigfleet-proxmox preflight} against the simulated cluster, whose guests run the real
+ * qemu-guest-agent and the setup kit's hooks: a healthy cluster (every row passes, every VM it
+ * made is gone), and each problem reported in its row with its real cause: a template whose image
+ * has no guest agent, a hook the guest lacks, a hook that fails its dry run, a token without the
+ * guest-agent privileges, a full storage; and an interrupted run leaves no VM behind.
+ */
+@Tag("recovery")
+class PreflightOnSimulatorTest {
+    private static final String HOOKS = PreflightSetup.HOOKS;
+    private static final int AGENTLESS = 9100;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static TestingProxmoxCluster cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        cluster = TestingProxmoxCluster.builder()
+                .roomy()
+                .latency(Duration.ofMillis(10))
+                .template(TemplateSpec.of(TestingProxmoxCluster.TEMPLATE, "pve1"))
+                .template(TemplateSpec.of(AGENTLESS, "pve1").withAgent(false))
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    /** What one run printed and its exit code. */
+    private record Run(int exit, String out, String err) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(out);
+            } catch (IOException e) {
+                throw new UncheckedIOException(out, e);
+            }
+        }
+
+        JsonNode step(String pair, String name) {
+            for (JsonNode row : json().get("rows")) {
+                if ((row.get("instance_type").asText() + "@" + row.get("node").asText()).equals(pair)) {
+                    for (JsonNode s : row.get("steps")) {
+                        if (s.get("name").asText().equals(name)) {
+                            return s;
+                        }
+                    }
+                }
+            }
+            throw new AssertionError("no step " + name + " in row " + pair + ": " + out);
+        }
+    }
+
+    private static Run preflight(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = PreflightCommand.run("test", o, e, args.toArray(new String[0]));
+        }
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private List<String> flags(TestingProxmoxCluster on, String type, int template, List<String> nodes, String... more)
+            throws IOException {
+        return PreflightSetup.flags(dir, on, type, template, nodes, more);
+    }
+
+    private static List<String> live(List<String> flags, String... more) {
+        List<String> args = new ArrayList<>(List.of("--live", "--output", "json"));
+        args.addAll(List.of(more));
+        args.addAll(flags);
+        return args;
+    }
+
+    @Test
+    void aHealthyClusterPassesEveryRowAndLeavesNoVm() throws Exception {
+        Run run = preflight(live(flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1", "pve2"))));
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.json().get("ok").asBoolean()).isTrue();
+        assertThat(run.json().get("rows")).hasSize(2);
+        for (String pair : List.of("pve.small@pve1", "pve.small@pve2")) {
+            for (String step : List.of(
+                    "template",
+                    "storage",
+                    "free space",
+                    "bridge",
+                    "privileges",
+                    "pve version",
+                    "clone",
+                    "start",
+                    "agent",
+                    "bootstrap",
+                    "ready",
+                    "drain",
+                    "destroy")) {
+                assertThat(run.step(pair, step).get("outcome").asText())
+                        .as(pair + " " + step)
+                        .isEqualTo("pass");
+            }
+            assertThat(run.step(pair, "agent").get("seconds").asDouble()).isPositive();
+        }
+        assertThat(run.step("pve.small@pve1", "ready").get("detail").asText())
+                .as("the hook ran in its dry-run mode")
+                .contains("ready-hook: preflight: node");
+        assertThat(run.step("pve.small@pve1", "drain").get("detail").asText()).contains("BIGFLEET_PREFLIGHT=1");
+        assertThat(run.step("pve.small@pve1", "clone").get("detail").asText()).contains("bigfleet-p-preflight");
+        assertThat(cluster.clones()).as("every VM it made is gone").isEmpty();
+        assertThat(run.out() + run.err()).doesNotContain(TestingProxmoxCluster.SECRET);
+    }
+
+    @Test
+    void withoutLiveTheStartupChecksAreATable() throws Exception {
+        Run run = preflight(flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1", "pve2")));
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("INSTANCE TYPE", "TEMPLATE", "FREE SPACE", "PRIVILEGES", "PVE VERSION")
+                .contains("pve.small      pve1")
+                .contains("All checks passed (2 pairs)");
+        assertThat(cluster.clones()).isEmpty();
+    }
+
+    @Test
+    void aMistakeOnTheCommandLineExitsTwo() throws Exception {
+        List<String> args = new ArrayList<>(List.of("--live", "--only", "pve.small@pve9"));
+        args.addAll(flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1")));
+        Run run = preflight(args);
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--only: pve.small@pve9 is not", "pve.small@pve1");
+    }
+
+    @Test
+    void aTemplateWhoseImageRunsNoGuestAgentFailsAtTheAgent() throws Exception {
+        cluster.simulator().faults().agentNeverUpForNewVms(true);
+        Run run;
+        try {
+            run = preflight(live(flags(cluster, "pve.bare", AGENTLESS, List.of("pve1"), "--agent-timeout", "10s")));
+        } finally {
+            cluster.simulator().faults().agentNeverUpForNewVms(false);
+        }
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+        assertThat(run.step("pve.bare@pve1", "template").get("detail").asText()).contains("has no guest agent enabled");
+        JsonNode agent = run.step("pve.bare@pve1", "agent");
+        assertThat(agent.get("outcome").asText()).isEqualTo("fail");
+        assertThat(agent.get("detail").asText()).contains("no answer after", "--agent-timeout 10s");
+        assertThat(run.step("pve.bare@pve1", "bootstrap").get("outcome").asText())
+                .isEqualTo("skip");
+        assertThat(run.step("pve.bare@pve1", "destroy").get("outcome").asText()).isEqualTo("pass");
+        assertThat(cluster.clones()).isEmpty();
+    }
+
+    @Test
+    void aGuestWithoutTheHookFailsAtTheBootstrapInTheShellsWords() throws Exception {
+        Run run = preflight(live(flags(
+                cluster,
+                "pve.small",
+                TestingProxmoxCluster.TEMPLATE,
+                List.of("pve1"),
+                "--bootstrap-exec",
+                "/bin/sh," + HOOKS + "no-such-hook.sh")));
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+        JsonNode bootstrap = run.step("pve.small@pve1", "bootstrap");
+        assertThat(bootstrap.get("outcome").asText()).isEqualTo("fail");
+        assertThat(bootstrap.get("detail").asText()).contains("no-such-hook.sh", "exited with code 2", "cannot open");
+        assertThat(run.step("pve.small@pve1", "ready").get("outcome").asText()).isEqualTo("skip");
+        assertThat(run.step("pve.small@pve1", "destroy").get("outcome").asText())
+                .isEqualTo("pass");
+        assertThat(cluster.clones()).isEmpty();
+    }
+
+    @Test
+    void aHookThatFailsItsDryRunIsReportedInItsOwnWords() throws Exception {
+        // a common mistake: the blob's path given in --bootstrap-exec, where the provider appends it anyway
+        Run run = preflight(live(flags(
+                cluster,
+                "pve.small",
+                TestingProxmoxCluster.TEMPLATE,
+                List.of("pve1"),
+                "--bootstrap-exec",
+                "/bin/sh," + HOOKS + "bootstrap-hook.sh,/run/bigfleet-bootstrap")));
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+        JsonNode bootstrap = run.step("pve.small@pve1", "bootstrap");
+        assertThat(bootstrap.get("outcome").asText()).isEqualTo("fail");
+        assertThat(bootstrap.get("detail").asText())
+                .contains("exited with code 1")
+                .contains("bootstrap-hook: preflight: expected one argument, the blob's path; got 2");
+        assertThat(cluster.clones()).isEmpty();
+        assertThat(cluster.simulator().requests().stream()
+                        .anyMatch(r -> r.path().endsWith("/agent/exec")))
+                .isTrue();
+    }
+
+    @Test
+    void aTokenWithoutTheGuestAgentPrivilegesFailsItsRowNamingThem() throws Exception {
+        try (TestingProxmoxCluster limited = TestingProxmoxCluster.builder()
+                .roomy()
+                .customize(b -> b.tokenPrivileges(TokenPrivileges.administrator()
+                        .revoke("/", "VM.GuestAgent.FileWrite", "VM.GuestAgent.Unrestricted")))
+                .start()) {
+            Run run = preflight(live(flags(limited, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1"))));
+            assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+            JsonNode privileges = run.step("pve.small@pve1", "privileges");
+            assertThat(privileges.get("outcome").asText()).isEqualTo("fail");
+            assertThat(privileges.get("detail").asText())
+                    .contains("VM.GuestAgent.FileWrite on /vms", "VM.GuestAgent.Unrestricted on /vms");
+            assertThat(run.step("pve.small@pve1", "template").get("outcome").asText())
+                    .isEqualTo("pass");
+            assertThat(run.step("pve.small@pve1", "clone").get("outcome").asText())
+                    .as("nothing is cloned when the checks fail")
+                    .isEqualTo("skip");
+            assertThat(limited.clones()).isEmpty();
+        }
+    }
+
+    @Test
+    void aFullStorageFailsTheFreeSpaceColumn() throws Exception {
+        try (TestingProxmoxCluster small = TestingProxmoxCluster.builder()
+                .roomy()
+                .storage(StorageSpec.cephRbd())
+                .template(
+                        TemplateSpec.of(TestingProxmoxCluster.TEMPLATE, "pve1").withStorage("ceph-vm"))
+                .start()) {
+            small.simulator().faults().storageCapacity("ceph-vm", "pve1", 1L << 30);
+            Run run = preflight(
+                    flags(small, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1"), "--clone-mode", "full"));
+            assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+            assertThat(run.out())
+                    .contains("pve.small@pve1 free space: storage ceph-vm on node pve1 has")
+                    .contains("needs 32.0 GiB");
+        }
+    }
+
+    @Test
+    void anInterruptedRunDestroysTheVmItMade() throws Exception {
+        List<String> args = live(flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1", "pve2")));
+        AtomicReference<Run> result = new AtomicReference<>();
+        cluster.simulator().faults().agentNeverUpForNewVms(true);
+        Thread run = new Thread(() -> result.set(preflight(args)), "preflight");
+        try {
+            run.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> !cluster.clones().isEmpty());
+            run.interrupt();
+            run.join(120_000);
+        } finally {
+            cluster.simulator().faults().agentNeverUpForNewVms(false);
+        }
+        assertThat(run.isAlive()).isFalse();
+        assertThat(result.get().exit()).isEqualTo(1);
+        assertThat(result.get().out()).contains("interrupted");
+        assertThat(cluster.clones()).as("no VM left").isEmpty();
+        assertThat(result.get().step("pve.small@pve2", "clone").get("outcome").asText())
+                .as("nothing more is made after the interruption")
+                .isEqualTo("skip");
+    }
+}
