@@ -153,9 +153,13 @@ class MetricsEndpointTest {
         }
         Set<String> documented = ReadmeMetrics.families(Path.of("..", "README.md"));
         assertThat(documented).as("families in README's metrics table").containsAll(exported);
-        // exported only by a backend that reports whether its API answers (the real one), or with --state
+        // exported only by a backend that reports whether its API answers (the real one), with --state, or
+        // with --nodes (one series per node)
         Set<String> apiOnly = Set.of(
-                "bigfleet_proxmox_api_up", "bigfleet_proxmox_api_breaker_open", "bigfleet_proxmox_state_file_bytes");
+                "bigfleet_proxmox_api_up",
+                "bigfleet_proxmox_api_breaker_open",
+                "bigfleet_proxmox_state_file_bytes",
+                "bigfleet_proxmox_node_schedulable");
         assertThat(documented)
                 .as("documented families this provider does not export")
                 .allMatch(f -> exported.contains(f) || apiOnly.contains(f));
