@@ -1,7 +1,7 @@
 #!/bin/sh
 # bootstrap-hook.sh: joins this VM to the Kubernetes cluster its bootstrap blob names.
 #
-# The template ships it (see TEMPLATE.md) and the provider runs it on Configure with the blob's
+# The template ships it (see docs/proxmox/templates.md) and the provider runs it on Configure with the blob's
 # path appended:  --bootstrap-exec /bin/sh,/usr/local/lib/bigfleet/bootstrap-hook.sh
 #
 # The blob is a tar archive of two files:

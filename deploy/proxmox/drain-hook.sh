@@ -1,7 +1,7 @@
 #!/bin/sh
 # drain-hook.sh: drains this VM's Kubernetes node with the credential bootstrap-hook.sh installed.
 #
-# The template ships it (see TEMPLATE.md) and the provider runs it on Drain with the drain's
+# The template ships it (see docs/proxmox/templates.md) and the provider runs it on Drain with the drain's
 # timeout in seconds (the grace period, at least 1) appended:
 #   --drain-exec /bin/sh,/usr/local/lib/bigfleet/drain-hook.sh
 # kubectl's exit status is the hook's: a drain that fails or runs out of time fails the Drain.

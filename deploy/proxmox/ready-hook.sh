@@ -1,7 +1,7 @@
 #!/bin/sh
 # ready-hook.sh: exits 0 once this VM's Kubernetes node is Ready, else 1 with the reason on stderr.
 #
-# The template ships it (see TEMPLATE.md) and the provider runs it after the bootstrap hook, again
+# The template ships it (see docs/proxmox/templates.md) and the provider runs it after the bootstrap hook, again
 # and again with a growing pause, until it exits 0 or the Configure timeout passes:
 #   --ready-exec /bin/sh,/usr/local/lib/bigfleet/ready-hook.sh
 # It asks the kubelet itself (its local health endpoint, when curl is installed) and the API server

@@ -234,13 +234,13 @@ class SetupTokenScriptTest {
         assertThat(calls()).isZero();
     }
 
-    /** The privileges README's Real Proxmox backend section lists for the token. */
+    /** The privileges docs/proxmox/storage.md lists for the token. */
     static Set<String> readmePrivileges(int pveVersion) throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"));
+        String readme = Files.readString(ROOT.resolve("docs/proxmox/storage.md"));
         Matcher paragraph = Pattern.compile("The token needs \\(PVE 9 names\\):(.*?)\\n\\n", Pattern.DOTALL)
                 .matcher(readme);
         assertThat(paragraph.find())
-                .as("README says which privileges the token needs")
+                .as("docs/proxmox/storage.md says which privileges the token needs")
                 .isTrue();
         String text = paragraph.group(1);
         int pve8 = text.indexOf("(PVE 8:");

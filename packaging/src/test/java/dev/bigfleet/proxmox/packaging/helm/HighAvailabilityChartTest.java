@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chart's two-replica setup (README "High availability"): {@code values-ha.yaml} renders two
+ * The chart's two-replica setup (docs/concepts/high-availability.md): {@code values-ha.yaml} renders two
  * replicas on PostgreSQL with their password and the database's CA from Secrets, and the values
  * that would run replicas on one SQLite file, or with nothing to share, fail rendering with one
  * line.
@@ -153,10 +153,11 @@ class HighAvailabilityChartTest {
     }
 
     @Test
-    void theReadmeShowsExactlyTheHaValuesFile() throws IOException {
-        String readme = Files.readString(CHART.resolve("../../../README.md").normalize());
+    void theHighAvailabilityPageShowsExactlyTheHaValuesFile() throws IOException {
+        String readme = Files.readString(
+                CHART.resolve("../../../docs/concepts/high-availability.md").normalize());
         int section = readme.indexOf("Two replicas with the Helm chart");
-        assertThat(section).as("README has the chart's two-replica example").isPositive();
+        assertThat(section).as("the high availability page has the chart's two-replica example").isPositive();
         int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
         String snippet = readme.substring(start, readme.indexOf("```", start));
         assertThat(snippet).isEqualTo(Files.readString(HA_VALUES));
