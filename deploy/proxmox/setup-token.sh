@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates what the provider needs on a Proxmox VE cluster: a role with exactly the privileges
-# README lists, a user, an API token whose secret goes to a file (mode 0600), and the ACLs that
+# docs/proxmox/storage.md lists, a user, an API token whose secret goes to a file (mode 0600), and the ACLs that
 # grant the role to user and token on the pool, the storages, the bridges, the nodes and (when
 # the templates are not in the pool) the templates. Run it as root on one node of the cluster.
 # Running it again changes nothing that is already right, and resets the role's privileges.
@@ -77,7 +77,7 @@ if [[ -z "$pve_version" ]]; then
   pve_version="$(pveversion | sed -n 's|^pve-manager/\([0-9]*\)\..*|\1|p')"
 fi
 
-# The privileges README lists; PVE 9 split VM.Monitor into the VM.GuestAgent.* privileges.
+# The privileges docs/proxmox/storage.md lists; PVE 9 split VM.Monitor into the VM.GuestAgent.* privileges.
 case "$pve_version" in
   8) guest_agent=(VM.Monitor) ;;
   9) guest_agent=(VM.GuestAgent.Audit VM.GuestAgent.FileWrite VM.GuestAgent.Unrestricted) ;;

@@ -219,7 +219,7 @@ final class Preflight {
         }
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException("--proxmox-token-id: the API token lacks " + String.join(", ", missing)
-                    + " (grant them to the token and its user; see the README's token privileges)");
+                    + " (grant them to the token and its user; see Token privileges in docs/proxmox/storage.md)");
         }
         int count = need.values().stream().mapToInt(Set::size).sum();
         return count + " privileges on " + need.size() + " paths held";

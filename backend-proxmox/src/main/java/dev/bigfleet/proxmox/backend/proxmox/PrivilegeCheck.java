@@ -88,8 +88,8 @@ final class PrivilegeCheck {
             for (String privilege : e.getValue()) {
                 if (!have.contains(privilege)) {
                     throw new IllegalArgumentException("--proxmox-token-id: the API token lacks " + privilege + " on "
-                            + e.getKey() + " (grant it to the token and its user; see the README's token"
-                            + " privileges)");
+                            + e.getKey() + " (grant it to the token and its user; see Token privileges in"
+                            + " docs/proxmox/storage.md)");
                 }
             }
         }

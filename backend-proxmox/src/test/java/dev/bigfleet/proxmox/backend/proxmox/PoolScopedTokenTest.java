@@ -110,7 +110,7 @@ class PoolScopedTokenTest {
     void aMissingPrivilegeStopsStartupNamingItAndItsPath() {
         assertThat(refusal(p -> p.revoke("/pool/bigfleet", "VM.Config.Disk")))
                 .isEqualTo("--proxmox-token-id: the API token lacks VM.Config.Disk on /pool/bigfleet (grant it to the"
-                        + " token and its user; see the README's token privileges)");
+                        + " token and its user; see Token privileges in docs/proxmox/storage.md)");
         assertThat(refusal(p -> p.revoke("/storage", "Datastore.AllocateSpace").grant("/storage", "Datastore.Audit")))
                 .startsWith("--proxmox-token-id: the API token lacks Datastore.AllocateSpace on /storage/local-lvm");
         assertThat(refusal(p -> p.grant("/nodes/pve3", "Datastore.Audit")))

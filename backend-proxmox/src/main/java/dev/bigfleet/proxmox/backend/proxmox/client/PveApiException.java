@@ -123,7 +123,7 @@ public final class PveApiException extends RuntimeException {
                     .collect(Collectors.joining("; ", " (", ")")));
         }
         if (status == 403) {
-            out.append(" (the API token lacks a privilege; see the README's token setup)");
+            out.append(" (the API token lacks a privilege; see Token privileges in docs/proxmox/storage.md)");
         }
         return out.toString();
     }
