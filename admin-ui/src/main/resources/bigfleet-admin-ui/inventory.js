@@ -118,6 +118,12 @@ export function renderNodes(list) {
     tr.appendChild(td(n.name));
     const status = td(n.status, 'node-' + n.status);
     if (n.status === 'unknown') status.title = 'the Proxmox API cannot be reached: the last answer may be stale';
+    // online yet taking no new VM (HA maintenance, no quorum): Creates for it fail fast
+    if (n.status === 'online' && n.schedulable === false) {
+      tr.dataset.unschedulable = 'true';
+      status.appendChild(el('span', 'hint warn unschedulable', ' · no new VMs'));
+      status.title = n.unschedulable_reason || 'takes no new VMs';
+    }
     tr.appendChild(status);
     tr.appendChild(td(n.vms, 'num'));
     tr.appendChild(td(meter([{ n: n.vcpu_allocated, cls: heat(share(n.vcpu_allocated, n.cpu_total)) }],

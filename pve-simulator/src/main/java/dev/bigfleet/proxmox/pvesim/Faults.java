@@ -322,6 +322,34 @@ public final class Faults {
         }
     }
 
+    /**
+     * An administrator's {@code qm set VMID --delete KEY} on a stopped VM: the line is gone from its
+     * config, so the next start runs without it (the {@code agent} line: no agent channel, and every
+     * agent call answers {@code No QEMU guest agent configured}).
+     */
+    public void deleteConfigKey(int vmid, String key) {
+        synchronized (cluster) {
+            Vm vm = requireVm(vmid);
+            if (vm.running) {
+                throw new IllegalStateException("VM " + vmid + " runs: stop it first");
+            }
+            vm.config.remove(key);
+            vm.pending.remove(key);
+        }
+    }
+
+    /**
+     * An administrator's {@code qm set VMID --KEY VALUE} for a key QEMU cannot change live (such as
+     * {@code agent}): a stopped VM's config takes it at once, a running VM's keeps it pending, shown
+     * by GET config but not run until QEMU restarts.
+     */
+    public void setConfigKeyNotHotplugged(int vmid, String key, String value) {
+        synchronized (cluster) {
+            Vm vm = requireVm(vmid);
+            (vm.running ? vm.pending : vm.config).put(key, value);
+        }
+    }
+
     /** Powers a VM on or off out of band; powering on restarts the guest agent's boot delay. */
     public void setPower(int vmid, PowerState power) {
         synchronized (cluster) {

@@ -30,8 +30,9 @@ final class PowerControl {
         } catch (PveApiException e) {
             if (e.mentions("no qemu guest agent configured")) {
                 throw new BackendException(
-                        "VM " + ref + " has the guest agent disabled in its config (agent: 0 or"
-                                + " unset); the provider needs it",
+                        "VM " + ref + " runs without the guest agent the provider needs (Proxmox: No QEMU"
+                                + " guest agent configured): its config has agent 0 or unset, or had when"
+                                + " the VM started (a changed agent line takes a restart)",
                         e);
             }
             if (AgentWaiter.fatal(e)) {

@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * booting guest, a busy socket, a frozen agent), {@code Agent error: ...} (a hook the agent cannot
  * start), {@code VM <vmid> qga command '<cmd>' failed - got timeout} (an exec-status the agent did
  * not answer in time: waited out while the hook runs, reported lost when the agent told the exit in
- * the answer nobody read) and {@code VM <vmid> is not running} (the VM stopped under the hook).
+ * the answer nobody read), {@code VM <vmid> is not running} (the VM stopped under the hook) and
+ * {@code No QEMU guest agent configured} (an administrator took the agent off the VM, and put it
+ * back without restarting it).
  */
 class GuestAgentAgainstSimulatorTest {
     private static final String HOOK = "/bin/sh /run/bigfleet-bootstrap";
@@ -307,5 +309,54 @@ class GuestAgentAgainstSimulatorTest {
         assertThat(e.bootstrapStarted()).isTrue();
         assertThat(e.isTransient()).isFalse();
         Leaks.assertNoSecret(e.getMessage());
+    }
+
+    @Test
+    void aVmWhoseAgentAnAdministratorTookOffFailsConfigureAtOnceSayingSo() throws Exception {
+        CreatedVm vm = start(Map.of());
+        int vmid = (int) vm.vmid();
+        cluster.simulator().faults().setPower(vmid, PowerState.STOPPED);
+        cluster.simulator().faults().deleteConfigKey(vmid, "agent");
+        cluster.simulator().faults().setPower(vmid, PowerState.RUNNING);
+
+        long started = System.nanoTime();
+        BackendException e = configureFails(vm, blob("echo never"));
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(e.getMessage())
+                .isEqualTo("configure: VM pve1/" + vmid + " runs without the guest agent the provider needs"
+                        + " (Proxmox: No QEMU guest agent configured): its config has agent 0 or unset, or had"
+                        + " when the VM started (a changed agent line takes a restart)");
+        assertThat(e.isTransient()).as("no retry brings the agent back").isFalse();
+        assertThat(e.bootstrapStarted()).isFalse();
+        assertThat(took).as("failed at once, not after the agent timeout").isLessThan(Duration.ofSeconds(30));
+        assertThat(cluster.simulator().vm(vmid).orElseThrow().execs())
+                .as("nothing ran in the guest")
+                .isEmpty();
+    }
+
+    @Test
+    void anAgentPutBackWithoutARestartIsProxmoxsNoAgentConfiguredAndFailsConfigureAtOnce() throws Exception {
+        CreatedVm vm = start(Map.of());
+        int vmid = (int) vm.vmid();
+        cluster.simulator().faults().setPower(vmid, PowerState.STOPPED);
+        cluster.simulator().faults().deleteConfigKey(vmid, "agent");
+        cluster.simulator().faults().setPower(vmid, PowerState.RUNNING);
+        // back in the config Proxmox shows, yet QEMU runs without the channel until a restart
+        cluster.simulator().faults().setConfigKeyNotHotplugged(vmid, "agent", "1");
+
+        long started = System.nanoTime();
+        BackendException e = configureFails(vm, blob("echo never"));
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(e.getMessage())
+                .contains("(Proxmox: No QEMU guest agent configured)")
+                .contains("a changed agent line takes a restart");
+        assertThat(e.isTransient()).as("no retry brings the agent back").isFalse();
+        assertThat(e.bootstrapStarted()).isFalse();
+        assertThat(took).as("failed at once, not after the agent timeout").isLessThan(Duration.ofSeconds(30));
+        assertThat(cluster.simulator().vm(vmid).orElseThrow().execs())
+                .as("nothing ran in the guest")
+                .isEmpty();
     }
 }
