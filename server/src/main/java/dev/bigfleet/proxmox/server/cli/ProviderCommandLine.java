@@ -61,6 +61,18 @@ public final class ProviderCommandLine {
         return new ParsedCommandLine(flags, backends, backendFlags.given(result));
     }
 
+    /**
+     * The command line {@link #parse} reads, as picocli models it (for the reference pages): the
+     * server's flags and, hidden, the flag aliases of {@code backends}.
+     *
+     * @throws ConfigException when two backends, or a backend and the server, declare one flag
+     */
+    public static CommandLine.Model.CommandSpec commandSpec(BackendRegistry backends) throws ConfigException {
+        CommandLine cli = new CommandLine(new ProviderFlags());
+        new BackendFlags().register(cli.getCommandSpec(), backends.all());
+        return cli.getCommandSpec();
+    }
+
     /** {@code --plugin-dir} first, so the backends' flags are known before the real parse. */
     private static Optional<Path> pluginDir(String[] args) {
         PluginDirOnly only = new PluginDirOnly();

@@ -29,6 +29,7 @@ public final class ProviderFlags {
 
     @Option(
             names = "--provider",
+            paramLabel = "LABEL",
             description = "Provider label: HostRef.provider and the first part of every slot id (default proxmox).")
     String provider = "proxmox";
 

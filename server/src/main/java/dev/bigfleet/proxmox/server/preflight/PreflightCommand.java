@@ -35,6 +35,11 @@ public final class PreflightCommand {
 
     private PreflightCommand() {}
 
+    /** The flags {@code preflight} adds to the provider's, as picocli models them (for the reference pages). */
+    public static CommandLine.Model.CommandSpec commandSpec() {
+        return new CommandLine(new PreflightFlags()).getCommandSpec();
+    }
+
     /** Runs preflight on {@code args} (without the word {@code preflight}); returns the exit code. */
     public static int run(String version, PrintStream out, PrintStream err, String... args) {
         PreflightFlags flags = new PreflightFlags();
