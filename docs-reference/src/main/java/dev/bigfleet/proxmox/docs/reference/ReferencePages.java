@@ -12,6 +12,10 @@ public final class ReferencePages {
 
     public static List<ReferencePage> all() {
         return List.of(
-                new ProviderFlagsPage(), new BigfleetctlFlagsPage(), new BackendOptionsPage(), new MetricsPage());
+                new ProviderFlagsPage(),
+                new BigfleetctlFlagsPage(),
+                new SimulatorFlagsPage(),
+                new BackendOptionsPage(),
+                new MetricsPage());
     }
 }

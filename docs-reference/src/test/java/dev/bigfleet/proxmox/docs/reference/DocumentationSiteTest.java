@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.docs;
+package dev.bigfleet.proxmox.docs.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
  * ({@code page.md#anchor}) names a heading that page has, as MkDocs derives its anchors.
  */
 class DocumentationSiteTest {
-    private static final Path ROOT = RepositoryRoot.find();
+    private static final Path ROOT = root();
     private static final Path DOCS = ROOT.resolve("docs");
-    private static final Pattern NAV_PAGE = Pattern.compile("^\\s*- (?:[^:\\n]+: )?(\\S+\\.md)\\s*$", Pattern.MULTILINE);
+    private static final Pattern NAV_PAGE =
+            Pattern.compile("^\\s*- (?:[^:\\n]+: )?(\\S+\\.md)\\s*$", Pattern.MULTILINE);
     private static final Pattern FENCE = Pattern.compile("^```.*?^```$", Pattern.MULTILINE | Pattern.DOTALL);
     private static final Pattern CODE = Pattern.compile("`[^`\\n]*`");
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
@@ -64,17 +65,28 @@ class DocumentationSiteTest {
                 }
                 int hash = target.indexOf('#');
                 String file = hash < 0 ? target : target.substring(0, hash);
-                Path resolved = file.isEmpty() ? source : source.getParent().resolve(file).normalize();
+                Path resolved = file.isEmpty()
+                        ? source
+                        : source.getParent().resolve(file).normalize();
                 String where = ROOT.relativize(source) + " -> " + target;
                 if (!Files.exists(resolved)) {
                     broken.add(where + " (no such file)");
-                } else if (hash >= 0 && resolved.toString().endsWith(".md")
+                } else if (hash >= 0
+                        && resolved.toString().endsWith(".md")
                         && !anchors(resolved).contains(target.substring(hash + 1))) {
                     broken.add(where + " (no such heading)");
                 }
             }
         }
         assertThat(broken).as("broken links").isEmpty();
+    }
+
+    private static Path root() {
+        try {
+            return RepositoryRoot.find();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static List<Path> pages() throws IOException {
