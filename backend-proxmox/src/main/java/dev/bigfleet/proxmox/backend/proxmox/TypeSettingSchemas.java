@@ -52,7 +52,8 @@ final class TypeSettingSchemas {
         cloneMode.put("type", "string").putArray("enum").add("full").add("linked");
         schemas.put("clone_mode", cloneMode);
 
-        ObjectNode disk = described("Disk size (GiB)", "The size in GiB the clone's boot disk is grown to (a disk is never shrunk).");
+        ObjectNode disk = described(
+                "Disk size (GiB)", "The size in GiB the clone's boot disk is grown to (a disk is never shrunk).");
         disk.put("type", "integer").put("minimum", 1).put("maximum", 128L * 1024);
         schemas.put("disk_gib", disk);
 

@@ -112,7 +112,7 @@ public final class ConfigFileSchemas {
         schemaKey(schema.putObject("properties"));
         ObjectNode entry = schema.putObject("additionalProperties");
         entry.put("title", "Instance type")
-                .put("description", "The size of the type's VMs and how the " + backend + " backend makes them.")
+                .put("description", "The size of the type's VMs and the selected backend's settings for them.")
                 .put("type", "object")
                 .put("additionalProperties", false);
         entry.putArray("required").add(VCPU).add(MEMORY);
