@@ -41,8 +41,8 @@ public final class BackendConfigFile {
             }
             JsonNode v = e.getValue();
             if (!v.isTextual() && !v.isNumber() && !v.isBoolean()) {
-                throw new ConfigException(
-                        FLAG + " " + path + ": \"" + e.getKey() + "\" must be a string, a number or a boolean");
+                throw new ConfigException(FLAG + " " + path + ": " + SchemaCheck.topLevel(e.getKey())
+                        + ": must be a string, a number or a boolean, not " + kind(v));
             }
             values.put(e.getKey(), v.asText());
         }
@@ -68,11 +68,15 @@ public final class BackendConfigFile {
                         + (known.isEmpty() ? "; it takes none" : "; its options: " + String.join(", ", known)));
     }
 
-    private static String kind(JsonNode tree) {
-        return tree.isArray()
-                ? "an array"
-                : tree.isTextual()
-                        ? "a string"
-                        : "a " + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    private static String kind(JsonNode value) {
+        return switch (value.getNodeType()) {
+            case ARRAY -> "an array";
+            case OBJECT -> "an object";
+            case NULL -> "null";
+            case STRING -> "a string";
+            case BOOLEAN -> "a boolean";
+            case NUMBER -> "a number";
+            default -> "another type";
+        };
     }
 }

@@ -10,6 +10,7 @@ import com.networknt.schema.path.NodePath;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -27,7 +28,7 @@ public final class SchemaCheck {
     /** How a key the schema does not know is told: {@code unknown key} and the nearest known one. */
     @FunctionalInterface
     public interface UnknownKey {
-        UnknownKey DEFAULT = (key, known) -> "unknown key" + NearestName.hint(key, known);
+        UnknownKey DEFAULT = (key, known) -> "unknown key \"" + key + "\"" + NearestName.hint(key, known);
 
         String problem(String key, List<String> known);
     }
@@ -42,11 +43,23 @@ public final class SchemaCheck {
     /** @throws ConfigException naming the first violation */
     public static void check(String flag, Path path, JsonNode document, ObjectNode schema, UnknownKey unknownKey)
             throws ConfigException {
-        List<Error> errors = violations(document, schema);
+        List<Error> errors = new ArrayList<>(violations(document, schema));
+        // a mistyped key explains the required key it lacks: unknown keys are told first
+        errors.sort(Comparator.comparingInt(SchemaCheck::rank));
         if (!errors.isEmpty()) {
             Error first = errors.get(0);
             throw new ConfigException(flag + " " + path + ": " + describe(first, schema, unknownKey));
         }
+    }
+
+    private static int rank(Error e) {
+        String keyword = e.getKeyword() == null ? "" : e.getKeyword();
+        return switch (keyword) {
+            case "additionalProperties", "unevaluatedProperties" -> 0;
+            case "required" -> 1;
+            case "type" -> 2;
+            default -> 3;
+        };
     }
 
     /** Every violation of {@code schema} by {@code document}, as the validator reports them. */
@@ -135,6 +148,13 @@ public final class SchemaCheck {
         if (child != null) {
             append(out, child);
         }
+        return out.toString();
+    }
+
+    /** The JSON path of a top-level key: {@code $.pool}, {@code $["token-secret"]}. */
+    static String topLevel(String key) {
+        StringBuilder out = new StringBuilder("$");
+        append(out, key);
         return out.toString();
     }
 
