@@ -213,14 +213,13 @@ class StartupMistakesProcessTest {
         assertThat(required.line())
                 .isEqualTo("error: --instance-types " + catalog + ": $[\"pve.small\"].memory_mib: is required");
 
-        Path config =
-                file("backend.json", "{\"token-secret\": \"" + SECRET + "\", \"pool\": {\"name\": \"bigfleet\"}}");
+        Path config = file("backend.json", "{\"token-secret\": \"" + SECRET + "\", \"pool\": true}");
         Ended secret =
                 run(proxmox("--proxmox-token-id", "bigfleet@pve!autoscaler", "--backend-config", config.toString()));
         assertThat(secret.exit()).isEqualTo(1);
         assertThat(secret.line())
                 .isEqualTo(
-                        "error: --backend-config " + config + ": $.pool: must be a string or a number, not an object");
+                        "error: --backend-config " + config + ": $.pool: must be a string or a number, not a boolean");
     }
 
     @Test
