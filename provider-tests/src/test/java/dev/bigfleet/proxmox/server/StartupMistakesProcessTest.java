@@ -158,7 +158,7 @@ class StartupMistakesProcessTest {
         Ended a = run(fake("--offerings", lables.toString()));
         assertThat(a.exit()).isEqualTo(1);
         assertThat(a.line())
-                .isEqualTo("error: --offerings " + lables + ": offering #1: unknown key \"lables\" (did you mean"
+                .isEqualTo("error: --offerings " + lables + ": $[0].lables: unknown key \"lables\" (did you mean"
                         + " \"labels\"?)");
 
         Path spot = file(
@@ -167,14 +167,15 @@ class StartupMistakesProcessTest {
         Ended b = run(fake("--offerings", spot.toString()));
         assertThat(b.exit()).isEqualTo(1);
         assertThat(b.line())
-                .isEqualTo("error: --offerings " + spot + ": offering #1: unknown key \"capacity-type\" (did you mean"
+                .isEqualTo("error: --offerings " + spot
+                        + ": $[0][\"capacity-type\"]: unknown key \"capacity-type\" (did you mean"
                         + " \"capacity_type\"?)");
 
         Path cout = file("cout.json", "[{\"instance_type\": \"pve.large\", \"zone\": \"pve-a\", \"cout\": 8}]");
         Ended c = run(fake("--offerings", cout.toString()));
         assertThat(c.exit()).isEqualTo(1);
         assertThat(c.line())
-                .isEqualTo("error: --offerings " + cout + ": offering #1: unknown key \"cout\" (did you mean"
+                .isEqualTo("error: --offerings " + cout + ": $[0].cout: unknown key \"cout\" (did you mean"
                         + " \"count\"?)");
     }
 
@@ -185,7 +186,8 @@ class StartupMistakesProcessTest {
         Ended e = run(fake("--instance-types", catalog.toString()));
         assertThat(e.exit()).isEqualTo(1);
         assertThat(e.line())
-                .isEqualTo("error: --instance-types " + catalog + ": \"pve.small\": unknown key \"templat_vmid\""
+                .isEqualTo("error: --instance-types " + catalog
+                        + ": $[\"pve.small\"].templat_vmid: unknown key \"templat_vmid\""
                         + " (did you mean \"template_vmid\"?)");
     }
 
@@ -194,6 +196,30 @@ class StartupMistakesProcessTest {
         Ended e = run(fake("--seed-cout", "5"));
         assertThat(e.exit()).isEqualTo(2);
         assertThat(e.line()).isEqualTo("error: unknown flag --seed-cout (did you mean --seed-count?) (see --help)");
+    }
+
+    @Test
+    void aFileBreakingItsSchemaStopsStartupWithOneLineNamingTheKeysJsonPath() throws Exception {
+        Path offerings =
+                file("offerings.json", "[{\"instance_type\": \"pve.large\", \"zone\": \"pve-a\", \"count\": \"8\"}]");
+        Ended type = run(fake("--offerings", offerings.toString()));
+        assertThat(type.exit()).isEqualTo(1);
+        assertThat(type.line())
+                .isEqualTo("error: --offerings " + offerings + ": $[0].count: must be a whole number, not a string");
+
+        Path catalog = file("types.json", "{\"pve.small\": {\"vcpu\": 2, \"template_vmid\": 9000}}");
+        Ended required = run(fake("--instance-types", catalog.toString()));
+        assertThat(required.exit()).isEqualTo(1);
+        assertThat(required.line())
+                .isEqualTo("error: --instance-types " + catalog + ": $[\"pve.small\"].memory_mib: is required");
+
+        Path config = file("backend.json", "{\"token-secret\": \"" + SECRET + "\", \"pool\": true}");
+        Ended secret =
+                run(proxmox("--proxmox-token-id", "bigfleet@pve!autoscaler", "--backend-config", config.toString()));
+        assertThat(secret.exit()).isEqualTo(1);
+        assertThat(secret.line())
+                .isEqualTo(
+                        "error: --backend-config " + config + ": $.pool: must be a string or a number, not a boolean");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.spi;
 
 import dev.bigfleet.proxmox.api.Offering;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +51,16 @@ public interface ProxmoxBackendFactory {
      */
     default List<String> instanceTypeSettings() {
         return List.of();
+    }
+
+    /**
+     * The JSON Schema (draft 2020-12) of the value of each {@link #instanceTypeSettings()} key, as JSON
+     * text with a {@code title} and a {@code description} (on nested properties too). The provider
+     * checks every {@code --instance-types} entry against it before anything else reads the file, and
+     * publishes it for editors. A key without a schema here accepts any JSON value.
+     */
+    default Map<String, String> instanceTypeSettingSchemas() {
+        return Map.of();
     }
 
     /**

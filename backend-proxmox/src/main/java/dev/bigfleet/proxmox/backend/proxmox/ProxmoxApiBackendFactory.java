@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.spi.PreflightRequest;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +51,11 @@ public final class ProxmoxApiBackendFactory implements ProxmoxBackendFactory {
     @Override
     public List<String> instanceTypeSettings() {
         return TypeSettings.KEYS;
+    }
+
+    @Override
+    public Map<String, String> instanceTypeSettingSchemas() {
+        return TypeSettingSchemas.all();
     }
 
     /** {@code auto} means this backend as soon as an API URL is given. */

@@ -119,7 +119,7 @@ class PluginDirTest {
                         .flags("--backend-config", config.toString())
                         .build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("--backend-config " + config + ": \"boot-dealy\": backend example has no option"
+                .hasMessage("--backend-config " + config + ": $[\"boot-dealy\"]: backend example has no option"
                         + " \"boot-dealy\" (did you mean \"boot-delay\"?); its options: state-file, boot-delay");
     }
 

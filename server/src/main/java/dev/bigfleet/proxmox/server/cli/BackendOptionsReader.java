@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.spi.BackendOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A backend's options as the operator gave them: the {@code --backend-config} file first, then the
@@ -20,6 +21,7 @@ final class BackendOptionsReader {
     private static final String BACKEND_OPT = "--backend-opt";
 
     private final ParsedCommandLine command;
+    private final Optional<BackendConfigFile> file;
     private final Map<String, String> fileValues;
     private final String fileName;
     private final Map<String, String> optValues = new LinkedHashMap<>();
@@ -28,7 +30,10 @@ final class BackendOptionsReader {
         this.command = command;
         ProviderFlags flags = command.flags();
         this.fileName = flags.backendConfig == null ? "" : "--backend-config " + flags.backendConfig;
-        this.fileValues = flags.backendConfig == null ? Map.of() : BackendConfigFile.read(flags.backendConfig);
+        this.file = flags.backendConfig == null
+                ? Optional.empty()
+                : Optional.of(BackendConfigFile.read(flags.backendConfig));
+        this.fileValues = file.map(BackendConfigFile::values).orElse(Map.of());
         for (String pair : flags.backendOpts) {
             int eq = pair.indexOf('=');
             if (eq <= 0) {
@@ -56,10 +61,14 @@ final class BackendOptionsReader {
     /**
      * The selected backend's options.
      *
-     * @throws ConfigException for a key it does not declare, naming the nearest one it does, or a key
+     * @throws ConfigException for a {@code --backend-config} file that breaks the backend's schema, a
+     *     key it does not declare, naming the nearest one it does, or a key
      *     set both by a flag and by {@code --backend-opt}
      */
     BackendOptions forSelected(LoadedBackend backend) throws ConfigException {
+        if (file.isPresent()) {
+            file.get().check(backend.name(), backend.options());
+        }
         List<String> known = backend.options().stream().map(BackendOption::name).toList();
         for (String key : fileValues.keySet()) {
             requireDeclared(backend, known, key, fileName + ": \"" + key + "\"");

@@ -61,7 +61,11 @@ public final class ConfigLoader {
         InstanceTypeCatalog catalog = f.instanceTypes == null
                 ? InstanceTypeCatalog.builtIn(f.templateVmid)
                 : CatalogFile.load(
-                        f.instanceTypes, f.templateVmid, backend.backend().instanceTypeSettings());
+                        f.instanceTypes,
+                        f.templateVmid,
+                        backend.backend().name(),
+                        backend.backend().instanceTypeSettings(),
+                        backend.backend().instanceTypeSettingSchemas());
         PriceList prices = prices(f);
         TransitionTimeouts timeouts = timeouts(f);
         requireNotNegative("--orphan-grace", f.orphanGrace);

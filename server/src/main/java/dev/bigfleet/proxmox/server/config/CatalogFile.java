@@ -17,26 +17,40 @@ import java.util.Map;
  * The {@code --instance-types} file: a JSON object of type name →
  * {@code {"vcpu": 2, "memory_mib": 4096, "template_vmid": 9000, ...}}. It replaces the built-in
  * catalog. Keys beyond the three of every backend are the selected backend's ({@link
- * InstanceType#settings()}); any other key is a mistake, named with the nearest known key.
+ * InstanceType#settings()}); any other key is a mistake, named with the nearest known key. The file
+ * is checked against {@link ConfigFileSchemas#instanceTypes} (the selected backend's) before it is
+ * read; a top-level {@code "$schema"} key, for editors, is ignored.
  */
 public final class CatalogFile {
     private static final String FLAG = "--instance-types";
-    private static final String VCPU = "vcpu";
-    private static final String MEMORY = "memory_mib";
-    private static final String TEMPLATE = "template_vmid";
-    private static final String ALLOCATABLE = "allocatable";
+    private static final String VCPU = ConfigFileSchemas.VCPU;
+    private static final String MEMORY = ConfigFileSchemas.MEMORY;
+    private static final String TEMPLATE = ConfigFileSchemas.TEMPLATE;
+    private static final String ALLOCATABLE = ConfigFileSchemas.ALLOCATABLE;
 
     private CatalogFile() {}
 
-    /** @param backendKeys the keys the selected backend reads from an entry */
-    public static InstanceTypeCatalog load(Path path, long defaultTemplateVmid, List<String> backendKeys)
+    /**
+     * @param backend the selected backend's name
+     * @param backendKeys the keys the selected backend reads from an entry
+     * @param backendSchemas the JSON Schema text of each such key that has one
+     */
+    public static InstanceTypeCatalog load(
+            Path path,
+            long defaultTemplateVmid,
+            String backend,
+            List<String> backendKeys,
+            Map<String, String> backendSchemas)
             throws ConfigException {
+        JsonNode tree = JsonFiles.readTree(FLAG, path);
+        SchemaCheck.check(FLAG, path, tree, ConfigFileSchemas.instanceTypes(backend, backendKeys, backendSchemas));
         LinkedHashMap<String, JsonNode> entries =
-                JsonFiles.read(FLAG, path, new TypeReference<LinkedHashMap<String, JsonNode>>() {});
+                JsonFiles.bind(FLAG, path, tree, new TypeReference<LinkedHashMap<String, JsonNode>>() {}, "entry");
+        entries.remove(ConfigFileSchemas.SCHEMA_KEY);
         if (entries.isEmpty()) {
             throw new ConfigException(FLAG + " " + path + ": the catalog has no instance types");
         }
-        List<String> known = new ArrayList<>(List.of(VCPU, MEMORY, TEMPLATE, ALLOCATABLE));
+        List<String> known = new ArrayList<>(ConfigFileSchemas.BASE_TYPE_KEYS);
         known.addAll(backendKeys);
         List<InstanceType> types = new ArrayList<>();
         for (Map.Entry<String, JsonNode> e : entries.entrySet()) {

@@ -3,11 +3,13 @@ package dev.bigfleet.proxmox.server.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,15 +30,11 @@ final class JsonFiles {
 
     private JsonFiles() {}
 
-    static <T> T read(String flag, Path path, TypeReference<T> type) throws ConfigException {
-        return read(flag, path, type, "entry");
-    }
-
     /**
-     * Reads the file as {@code type}. An unknown key is named with its entry ({@code entryNoun #N} for
-     * an array element) and the nearest known key; a syntax error with its line and column only.
+     * Reads the file as a JSON tree: a syntax error is named with its line and column only, never
+     * the text around it (it may hold a secret).
      */
-    static <T> T read(String flag, Path path, TypeReference<T> type, String entryNoun) throws ConfigException {
+    static JsonNode readTree(String flag, Path path) throws ConfigException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
@@ -46,7 +44,45 @@ final class JsonFiles {
             throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
         }
         try {
-            T value = MAPPER.readValue(bytes, type);
+            JsonNode tree = MAPPER.readTree(bytes);
+            if (tree == null || tree.isMissingNode()) {
+                throw new ConfigException(flag + " " + path + ": the file holds no JSON value");
+            }
+            if (tree.isNull()) {
+                throw new ConfigException(flag + " " + path + ": the file holds JSON null");
+            }
+            return tree;
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            throw new ConfigException(flag + " " + path + ": invalid JSON" + where + ": malformed JSON");
+        } catch (IOException e) {
+            throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads the file, checks it against {@code schema} ({@link SchemaCheck}) and only then binds it to
+     * {@code type}.
+     */
+    static <T> T read(String flag, Path path, ObjectNode schema, TypeReference<T> type, String entryNoun)
+            throws ConfigException {
+        JsonNode tree = readTree(flag, path);
+        SchemaCheck.check(flag, path, tree, schema);
+        return bind(flag, path, tree, type, entryNoun);
+    }
+
+    /**
+     * Binds a checked tree to {@code type}. An unknown key is named with its entry ({@code entryNoun
+     * #N} for an array element) and the nearest known key.
+     */
+    static <T> T bind(String flag, Path path, JsonNode tree, TypeReference<T> type, String entryNoun)
+            throws ConfigException {
+        try {
+            T value = MAPPER.readerFor(MAPPER.getTypeFactory().constructType(type))
+                    .readValue(tree);
             if (value == null) {
                 throw new ConfigException(flag + " " + path + ": the file holds JSON null");
             }
@@ -60,12 +96,7 @@ final class JsonFiles {
             throw new ConfigException(flag + " " + path + ": " + (entry.isEmpty() ? "" : entry + ": ")
                     + "unknown key \"" + e.getPropertyName() + "\"" + NearestName.hint(e.getPropertyName(), known));
         } catch (JsonProcessingException e) {
-            // the parser's own message quotes the file's text, which may hold a secret: say where, not what
-            String where = e.getLocation() == null
-                    ? ""
-                    : " at line " + e.getLocation().getLineNr() + ", column "
-                            + e.getLocation().getColumnNr();
-            throw new ConfigException(flag + " " + path + ": invalid JSON" + where + ": " + problem(e));
+            throw new ConfigException(flag + " " + path + ": " + problem(e));
         } catch (IOException e) {
             throw new ConfigException(flag + " " + path + ": cannot read: " + e.getMessage());
         }

@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * The {@code --offerings} file: a JSON array of
- * {@code {"instance_type", "zone", "capacity_type", "count", "resources", "labels"}}.
+ * {@code {"instance_type", "zone", "capacity_type", "count", "resources", "labels"}}, checked against
+ * {@link ConfigFileSchemas#offerings()} before it is read.
  */
 public final class OfferingsFile {
     /** One entry as written in the file. */
@@ -27,7 +28,8 @@ public final class OfferingsFile {
     private OfferingsFile() {}
 
     public static List<Offering> load(Path path) throws ConfigException {
-        List<Entry> entries = JsonFiles.read("--offerings", path, new TypeReference<List<Entry>>() {}, "offering");
+        List<Entry> entries = JsonFiles.read(
+                "--offerings", path, ConfigFileSchemas.offerings(), new TypeReference<List<Entry>>() {}, "offering");
         if (entries.isEmpty()) {
             throw new ConfigException("--offerings " + path + ": the file lists no offerings");
         }

@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.spi.PreflightRequest;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
 import dev.bigfleet.proxmox.spi.ProxmoxBackendFactory;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -25,6 +26,7 @@ public final class LoadedBackend {
     private final String description;
     private final List<BackendOption> options;
     private final List<String> instanceTypeSettings;
+    private final Map<String, String> instanceTypeSettingSchemas;
 
     LoadedBackend(ProxmoxBackendFactory factory, ClassLoader loader, String origin) {
         this.factory = factory;
@@ -34,11 +36,17 @@ public final class LoadedBackend {
         this.description = inContext(factory::description);
         this.options = List.copyOf(inContext(factory::options));
         this.instanceTypeSettings = List.copyOf(inContext(factory::instanceTypeSettings));
+        this.instanceTypeSettingSchemas = Map.copyOf(inContext(factory::instanceTypeSettingSchemas));
     }
 
     /** Keys an {@code --instance-types} entry may carry for this backend. */
     public List<String> instanceTypeSettings() {
         return instanceTypeSettings;
+    }
+
+    /** The JSON Schema, as text, of the value of each {@link #instanceTypeSettings()} key that has one. */
+    public Map<String, String> instanceTypeSettingSchemas() {
+        return instanceTypeSettingSchemas;
     }
 
     public String name() {

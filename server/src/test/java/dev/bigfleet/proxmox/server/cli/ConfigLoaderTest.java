@@ -196,7 +196,7 @@ class ConfigLoaderTest {
                 Arguments.of(
                         "[{\"instance_type\":\"a\",\"zone\":\"z\",\"count\":\"3\"}]",
                         "{\"a\":{\"vcpu\":1,\"memory_mib\":1}}",
-                        "invalid JSON at line 1"),
+                        "offerings.json: $[0].count: must be a whole number, not a string"),
                 Arguments.of("{not json", "{\"a\":{\"vcpu\":1,\"memory_mib\":1}}", "invalid JSON"),
                 Arguments.of(
                         "[{\"instance_type\":\"a\",\"zone\":\"z\",\"count\":0}]",
@@ -209,7 +209,7 @@ class ConfigLoaderTest {
                 Arguments.of(
                         "[{\"instance_type\":\"a\",\"count\":1}]",
                         "{\"a\":{\"vcpu\":1,\"memory_mib\":1}}",
-                        "offering #1: zone is required"),
+                        "offerings.json: $[0].zone: is required"),
                 Arguments.of(
                         "[{\"instance_type\":\"a\",\"zone\":\"z\",\"count\":1,\"capacity_type\":\"spot\"}]",
                         "{\"a\":{\"vcpu\":1,\"memory_mib\":1}}",
@@ -233,6 +233,10 @@ class ConfigLoaderTest {
                 Arguments.of(
                         "[{\"instance_type\":\"a\",\"zone\":\"z\",\"count\":1}]",
                         "{\"a\":{\"vcpu\":1}}",
+                        "catalog.json: $.a.memory_mib: is required"),
+                Arguments.of(
+                        "[{\"instance_type\":\"a\",\"zone\":\"z\",\"count\":1}]",
+                        "{\"a\":{\"vcpu\":1,\"memory_mib\":0}}",
                         "\"a\": memory_mib must be > 0"));
     }
 

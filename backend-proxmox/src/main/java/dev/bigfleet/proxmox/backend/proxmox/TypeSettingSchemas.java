@@ -1,0 +1,113 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The JSON Schema of each {@link TypeSettings} key's value, which the provider checks {@code
+ * --instance-types} entries against and publishes for editors. {@code template_vmid} is the
+ * provider's own key and is described there. The ranges and patterns are those {@link TypeSettings}
+ * enforces.
+ */
+final class TypeSettingSchemas {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private TypeSettingSchemas() {}
+
+    /** Key to schema, as JSON text. */
+    static Map<String, String> all() {
+        Map<String, ObjectNode> schemas = new LinkedHashMap<>();
+        ObjectNode templates = described(
+                "Template per node",
+                "Node name to the VMID of the template to clone on that node, e.g. {\"pve1\": 9001}, for"
+                        + " node-local storage. At most one of templates, template_tags and template_vmid.");
+        templates.put("type", "object").put("minProperties", 1);
+        templates
+                .putObject("additionalProperties")
+                .put("title", "Template VMID")
+                .put("description", "The VMID of the template on this node.")
+                .put("type", "integer")
+                .put("minimum", 100)
+                .put("maximum", 999_999_999);
+        schemas.put("templates", templates);
+
+        ObjectNode tags = described(
+                "Template tags",
+                "On each node, clone the one template carrying all these Proxmox tags; wins over"
+                        + " --template-tags and --template-vmid. At most one of templates, template_tags and"
+                        + " template_vmid.");
+        tags.put("type", "array").put("minItems", 1);
+        tags.putObject("items")
+                .put("title", "Tag")
+                .put("description", "A Proxmox tag, compared lower-cased.")
+                .put("type", "string")
+                .put("pattern", "^[A-Za-z0-9_][A-Za-z0-9_+.-]*$");
+        schemas.put("template_tags", tags);
+
+        ObjectNode cloneMode = described(
+                "Clone mode", "full copies the template's disks, linked makes a thin copy; wins over --clone-mode.");
+        cloneMode.put("type", "string").putArray("enum").add("full").add("linked");
+        schemas.put("clone_mode", cloneMode);
+
+        ObjectNode disk = described(
+                "Disk size (GiB)", "The size in GiB the clone's boot disk is grown to (a disk is never shrunk).");
+        disk.put("type", "integer").put("minimum", 1).put("maximum", 128L * 1024);
+        schemas.put("disk_gib", disk);
+
+        ObjectNode bridge = described("Bridge", "The bridge of the clone's first NIC, e.g. \"vmbr0\".");
+        bridge.put("type", "string").put("pattern", "^[-_.A-Za-z0-9]+$");
+        schemas.put("bridge", bridge);
+
+        ObjectNode vlan = described("VLAN tag", "The VLAN tag of the clone's first NIC; needs bridge.");
+        vlan.put("type", "integer").put("minimum", 1).put("maximum", 4094);
+        schemas.put("vlan", vlan);
+
+        ObjectNode cpu = described("CPU model", "The clone's CPU model, e.g. \"host\" or \"x86-64-v2-AES\".");
+        cpu.put("type", "string").put("pattern", "^[-_.+A-Za-z0-9]+$");
+        schemas.put("cpu_type", cpu);
+
+        ObjectNode pci = described(
+                "PCI devices",
+                "Devices passed through from Proxmox PCI resource mappings, one hostpciN each (1 to 16).");
+        pci.put("type", "array").put("minItems", 1).put("maxItems", 16);
+        ObjectNode device = pci.putObject("items")
+                .put("title", "PCI device")
+                .put("description", "One device of a PCI resource mapping.")
+                .put("type", "object")
+                .put("additionalProperties", false);
+        device.putArray("required").add("mapping");
+        ObjectNode deviceKeys = device.putObject("properties");
+        deviceKeys
+                .putObject("mapping")
+                .put("title", "Mapping id")
+                .put("description", "The id of a cluster PCI resource mapping, e.g. \"gpu-a100\".")
+                .put("type", "string")
+                .put("pattern", "^" + PciDevice.ID + "$");
+        deviceKeys
+                .putObject("pcie")
+                .put("title", "PCIe")
+                .put("description", "Pass the device as PCIe (the clone then gets the q35 machine type).")
+                .put("type", "boolean")
+                .put("default", false);
+        schemas.put("pci", pci);
+
+        Map<String, String> out = new LinkedHashMap<>();
+        schemas.forEach((key, schema) -> out.put(key, text(schema)));
+        return out;
+    }
+
+    private static ObjectNode described(String title, String description) {
+        return JSON.createObjectNode().put("title", title).put("description", description);
+    }
+
+    private static String text(ObjectNode schema) {
+        try {
+            return JSON.writeValueAsString(schema);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
