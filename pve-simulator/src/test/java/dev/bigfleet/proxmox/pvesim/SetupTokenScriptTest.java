@@ -237,7 +237,7 @@ class SetupTokenScriptTest {
     /** The privileges docs/proxmox/storage.md lists for the token. */
     static Set<String> readmePrivileges(int pveVersion) throws IOException {
         String readme = Files.readString(ROOT.resolve("docs/proxmox/storage.md"));
-        Matcher paragraph = Pattern.compile("The token needs \\(PVE 9 names\\):(.*?)\\n\\n", Pattern.DOTALL)
+        Matcher paragraph = Pattern.compile("The token needs \\(PVE 9 names\\):(.*?)(?:\\n\\n|\\n?\\z)", Pattern.DOTALL)
                 .matcher(readme);
         assertThat(paragraph.find())
                 .as("docs/proxmox/storage.md says which privileges the token needs")

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Startup checks each JSON file against its schema (the selected backend's, for instance types and
- * backend options) before its own checks: README's examples pass, a wrong type, a missing required
+ * backend options) before its own checks: the documentation's examples pass, a wrong type, a missing required
  * key and an unknown key each stop startup with one line naming the flag, the file and the key's JSON
  * path, and no line quotes a value.
  */
@@ -60,7 +60,7 @@ class SchemaCheckedFilesTest {
     }
 
     @Test
-    void readmesExamplesStartTheProvider() throws Exception {
+    void theDocumentationsExamplesStartTheProvider() throws Exception {
         Path catalog = file(
                 "types.json",
                 "{\"$schema\": \"../docs/reference/schemas/instance-types.proxmox.schema.json\","

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The schemas under {@code docs/reference/schemas/} and the page {@code
  * docs/reference/configuration-files.md} are what the code generates; with {@code
- * -Dreference.update=true} the test rewrites them instead. The committed schemas check README's
+ * -Dreference.update=true} the test rewrites them instead. The committed schemas check the documentation's
  * example files as an editor would: read from disk by a JSON Schema validator.
  */
 class PublishedSchemasTest {
@@ -90,24 +90,28 @@ class PublishedSchemasTest {
     }
 
     static Stream<String[]> readmeExamples() throws Exception {
-        String readme = Files.readString(PublishedSchemas.repositoryRoot().resolve("README.md"));
+        Path docs = PublishedSchemas.repositoryRoot().resolve("docs");
+        String configuration = Files.readString(docs.resolve("installing/configuration.md"));
+        String storage = Files.readString(docs.resolve("proxmox/storage.md"));
+        String gpu = Files.readString(docs.resolve("proxmox/gpu.md"));
         List<String[]> out = new ArrayList<>();
-        out.add(new String[] {"offerings.schema.json", block(readme, "### Offerings (`--offerings`)", 0)});
+        out.add(new String[] {"offerings.schema.json", block(configuration, "## Offerings (`--offerings`)", 0)});
         out.add(new String[] {
-            "instance-types.proxmox.schema.json", block(readme, "### Instance types (`--instance-types`)", 0)
+            "instance-types.proxmox.schema.json", block(configuration, "## Instance types (`--instance-types`)", 0)
         });
         out.add(new String[] {
-            "instance-types.fake.schema.json", block(readme, "### Instance types (`--instance-types`)", 0)
+            "instance-types.fake.schema.json", block(configuration, "## Instance types (`--instance-types`)", 0)
         });
-        out.add(new String[] {"instance-types.proxmox.schema.json", block(readme, "### Storage layouts", 0)});
-        out.add(new String[] {"instance-types.proxmox.schema.json", block(readme, "### Storage layouts", 1)});
-        out.add(new String[] {"instance-types.proxmox.schema.json", block(readme, "## GPU instance types", 0)});
+        out.add(new String[] {"instance-types.proxmox.schema.json", block(storage, null, 0)});
+        out.add(new String[] {"instance-types.proxmox.schema.json", block(storage, null, 1)});
+        out.add(new String[] {"instance-types.proxmox.schema.json", block(gpu, null, 0)});
         return out.stream();
     }
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("readmeExamples")
-    void aPublishedSchemaAcceptsReadmesExampleAsAnEditorWould(String schemaFile, String example) throws Exception {
+    void aPublishedSchemaAcceptsTheDocumentationsExamplesAsAnEditorWould(String schemaFile, String example)
+            throws Exception {
         assertThat(editorCheck(schemaFile, example)).isEmpty();
     }
 
@@ -161,13 +165,19 @@ class PublishedSchemasTest {
         return schema.validate(JSON.readTree(document));
     }
 
-    /** The {@code index}th ```json block after {@code heading} (and before the next heading of its level). */
-    private static String block(String readme, String heading, int index) {
-        int start = readme.indexOf("\n" + heading + "\n");
-        assertThat(start).as(heading).isNotNegative();
-        String level = heading.substring(0, heading.indexOf(' ') + 1);
-        int end = readme.indexOf("\n" + level, start + heading.length() + 1);
-        String section = readme.substring(start, end < 0 ? readme.length() : end);
+    /**
+     * The {@code index}th ```json block of a documentation page after {@code heading} (and before the
+     * next heading of its level), or anywhere on the page when {@code heading} is null.
+     */
+    private static String block(String page, String heading, int index) {
+        String section = page;
+        if (heading != null) {
+            int start = page.indexOf("\n" + heading + "\n");
+            assertThat(start).as(heading).isNotNegative();
+            String level = heading.substring(0, heading.indexOf(' ') + 1);
+            int end = page.indexOf("\n" + level, start + heading.length() + 1);
+            section = page.substring(start, end < 0 ? page.length() : end);
+        }
         Matcher m = Pattern.compile("```json\n(.*?)```", Pattern.DOTALL).matcher(section);
         for (int i = 0; i <= index; i++) {
             assertThat(m.find()).as(heading + " block " + index).isTrue();
