@@ -207,6 +207,9 @@ final class Cluster {
      * Starts a worker task. The task runs for the kind's scaled delay (or an injected slow
      * duration), then finishes its body, unless an injected failure aborts it.
      */
+    /** The task whose body runs now, under the cluster lock; null otherwise. */
+    private Task finishing;
+
     Task startTask(TaskKind kind, String node, String id, TaskBody body) {
         return startTask(kind, node, id, delays.task(kind), body);
     }
@@ -224,17 +227,33 @@ final class Cluster {
                 body.abort();
                 result = injected;
             } else {
-                result = body.finish();
+                finishing = task;
+                try {
+                    result = body.finish();
+                } finally {
+                    finishing = null;
+                }
             }
-            task.exitStatus = result == null ? "OK" : result;
+            task.end(result);
         });
         return task;
+    }
+
+    /**
+     * A warning of the task whose body runs now (under the cluster lock), as a Proxmox worker's
+     * {@code warn}: its log keeps the line and it ends {@code WARNINGS: n} instead of {@code OK}.
+     */
+    void warn(String line) {
+        if (finishing == null) {
+            throw new IllegalStateException("no task is finishing: " + line);
+        }
+        finishing.warn(line);
     }
 
     /** A task that fails at once with {@code message}, for errors Proxmox reports from the worker. */
     Task failedTask(TaskKind kind, String node, String id, String message) {
         Task task = newTask(kind, node, id);
-        schedule(Duration.ZERO, () -> task.exitStatus = message);
+        schedule(Duration.ZERO, () -> task.end(message));
         return task;
     }
 

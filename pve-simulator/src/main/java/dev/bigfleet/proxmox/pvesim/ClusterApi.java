@@ -45,6 +45,15 @@ final class ClusterApi {
                 "/nodes/{node}/tasks/{upid}/status",
                 ParamSchema.of().node("node").string("upid", true),
                 c -> taskStatus(c.node(), c.params().str("upid")));
+        r.add(
+                "GET",
+                "/nodes/{node}/tasks/{upid}/log",
+                ParamSchema.of()
+                        .node("node")
+                        .string("upid", true)
+                        .integer("start", false, 0, Integer.MAX_VALUE)
+                        .integer("limit", false, 0, Integer.MAX_VALUE),
+                c -> taskLog(c.node(), c.params().str("upid"), c.params()));
         r.add("GET", "/nodes/{node}/qemu", ParamSchema.of().node("node").bool("full"), c -> qemuList(c.node()));
     }
 
@@ -278,7 +287,26 @@ final class ClusterApi {
         return out;
     }
 
-    private Object taskStatus(String node, String upidText) {
+    /**
+     * pve-manager's task log read: lines {@code start+1} on, at most {@code limit} (50 unless
+     * given), each {@code {"n": line number, "t": text}}; a finished task's last line says how it
+     * ended.
+     */
+    private Object taskLog(String node, String upidText, ValidParams params) {
+        Task t = task(node, upidText);
+        int start = params.has("start") ? params.integer("start") : 0;
+        int limit = params.has("limit") ? params.integer("limit") : 50;
+        List<Object> out = new ArrayList<>();
+        for (int i = start; i < t.log.size() && out.size() < limit; i++) {
+            Map<String, Object> line = new LinkedHashMap<>();
+            line.put("n", i + 1);
+            line.put("t", t.log.get(i));
+            out.add(line);
+        }
+        return out;
+    }
+
+    private Task task(String node, String upidText) {
         Upid upid = Upid.parse(upidText);
         if (upid == null) {
             throw Errors.param("upid", "unable to parse worker upid");
@@ -288,6 +316,11 @@ final class ClusterApi {
         if (t == null || !t.upid.node().equals(node)) {
             throw Errors.param("upid", "no such task");
         }
+        return t;
+    }
+
+    private Object taskStatus(String node, String upidText) {
+        Task t = task(node, upidText);
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("upid", t.upid.toString());
         s.put("node", t.upid.node());

@@ -24,6 +24,8 @@ final class FaultState {
     /** Per storage, how many more clones find its lock taken until the lock times out. */
     final Map<String, Integer> storageLockTimeouts = new java.util.HashMap<>();
 
+    final Map<String, Integer> diskRemovalLockTimeouts = new java.util.HashMap<>();
+
     /** Answers (or drops) the next {@code remaining} requests matching method and path. */
     static final class RequestFault {
         final String method;
@@ -66,11 +68,20 @@ final class FaultState {
      * system's lock for a shared one).
      */
     String takeStorageLockTimeout(StorageSpec s) {
-        Integer left = storageLockTimeouts.get(s.id());
+        return take(storageLockTimeouts, s);
+    }
+
+    /** As {@link #takeStorageLockTimeout}, for the removal of one disk by a destroy. */
+    String takeDiskRemovalLockTimeout(StorageSpec s) {
+        return take(diskRemovalLockTimeouts, s);
+    }
+
+    private static String take(Map<String, Integer> pending, StorageSpec s) {
+        Integer left = pending.get(s.id());
         if (left == null || left <= 0) {
             return null;
         }
-        storageLockTimeouts.put(s.id(), left - 1);
+        pending.put(s.id(), left - 1);
         return s.shared()
                 ? "cfs-lock 'storage-" + s.id() + "' error: got lock request timeout"
                 : "can't lock file '/var/lock/pve-manager/pve-storage-" + s.id() + "' - got timeout";
@@ -78,6 +89,7 @@ final class FaultState {
 
     void clear() {
         storageLockTimeouts.clear();
+        diskRemovalLockTimeouts.clear();
         failingTasks.clear();
         slowTasks.clear();
         requestFaults.clear();

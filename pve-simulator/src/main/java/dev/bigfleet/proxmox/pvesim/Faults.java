@@ -350,6 +350,18 @@ public final class Faults {
         }
     }
 
+    /**
+     * The next {@code count} disks a destroy removes from {@code storage} stay, because the storage
+     * lock is not had in time: qemu-server warns {@code Could not remove disk '<volid>', check
+     * manually: <lock timeout>} in the task log and goes on, the VM is gone and the task ends {@code
+     * WARNINGS: n}; the disk keeps its space on the storage.
+     */
+    public void diskRemovalLockTimeouts(String storage, int count) {
+        synchronized (cluster) {
+            cluster.faults.diskRemovalLockTimeouts.merge(storage, count, Integer::sum);
+        }
+    }
+
     /** Powers a VM on or off out of band; powering on restarts the guest agent's boot delay. */
     public void setPower(int vmid, PowerState power) {
         synchronized (cluster) {

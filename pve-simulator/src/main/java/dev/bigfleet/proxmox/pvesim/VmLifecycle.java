@@ -34,6 +34,29 @@ final class VmLifecycle {
         }
     }
 
+    /**
+     * As {@link #freeVolumes}, inside a destroy task: a disk whose removal cannot take its storage's
+     * lock stays, and the task warns as qemu-server's destroy does, going on with the next disk.
+     */
+    static void freeVolumesWarning(Cluster cluster, Vm vm) {
+        cluster.guests.destroy(vm);
+        for (StoragePool pool : cluster.storages.pools()) {
+            if (pool.node == null || pool.node.equals(vm.node)) {
+                pool.volumes.values().removeIf(v -> {
+                    if (v.owner != vm.vmid) {
+                        return false;
+                    }
+                    String timeout = cluster.faults.takeDiskRemovalLockTimeout(pool.spec);
+                    if (timeout == null) {
+                        return true;
+                    }
+                    cluster.warn("Could not remove disk '" + v.volid() + "', check manually: " + timeout);
+                    return false;
+                });
+            }
+        }
+    }
+
     /** QEMU is up; the guest boots and its agent listens after the scaled boot delay. */
     static void powerOn(Cluster cluster, Vm vm) {
         vm.running = true;

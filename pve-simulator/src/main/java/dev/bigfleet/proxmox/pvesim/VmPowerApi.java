@@ -287,7 +287,7 @@ final class VmPowerApi {
                         return "base volume '" + inUse + "' is still in use by linked cloned";
                     }
                     cluster.vms.remove(vmid);
-                    VmLifecycle.freeVolumes(cluster, vm);
+                    VmLifecycle.freeVolumesWarning(cluster, vm);
                     if (purge) {
                         for (Pool pool : cluster.pools.values()) {
                             pool.members.remove(vmid);

@@ -232,4 +232,41 @@ class StorageLayoutTest {
                         .asText())
                 .isEqualTo("OK");
     }
+
+    @Test
+    void aDiskTheDestroyCannotLockStaysAndTheTaskEndsWithWarningsInItsLog() {
+        String id = nextId();
+        assertThat(client.awaitTask(clone(9000, "pve1", "full", "1"))
+                        .get("exitstatus")
+                        .asText())
+                .isEqualTo("OK");
+        long usedWithClone = sim.storage("local-lvm", "pve1").orElseThrow().usedBytes();
+        sim.faults().diskRemovalLockTimeouts("local-lvm", 1);
+
+        TestClient.Resp destroy = client.delete("/nodes/pve1/qemu/" + id + "?purge=1");
+        assertThat(destroy.status()).as(destroy.text()).isEqualTo(200);
+        String upid = destroy.data().asText();
+        assertThat(client.awaitTask(upid).get("exitstatus").asText()).isEqualTo("WARNINGS: 1");
+
+        assertThat(sim.vm(Integer.parseInt(id))).as("the VM is gone").isEmpty();
+        assertThat(sim.storage("local-lvm", "pve1").orElseThrow().volumes())
+                .extracting(StorageView.VolumeView::owner)
+                .as("its disk stays, owned by the VMID")
+                .contains(Integer.parseInt(id));
+        assertThat(sim.storage("local-lvm", "pve1").orElseThrow().usedBytes()).isEqualTo(usedWithClone);
+        JsonNode log = client.get("/nodes/pve1/tasks/" + upid + "/log").data();
+        List<String> lines = new ArrayList<>();
+        log.forEach(l -> lines.add(l.get("n").asInt() + " " + l.get("t").asText()));
+        assertThat(lines)
+                .containsExactly(
+                        "1 Could not remove disk 'local-lvm:vm-" + id + "-disk-0', check manually: can't lock file"
+                                + " '/var/lock/pve-manager/pve-storage-local-lvm' - got timeout",
+                        "2 TASK WARNINGS: 1");
+        assertThat(client.get("/nodes/pve1/tasks/" + upid + "/log?start=1&limit=1")
+                        .data()
+                        .get(0)
+                        .get("t")
+                        .asText())
+                .isEqualTo("TASK WARNINGS: 1");
+    }
 }

@@ -266,8 +266,9 @@ final class LivePreflight implements AutoCloseable {
                 return PreflightStep.pass("destroy", "nothing was made");
             }
             List<String> gone = new ArrayList<>();
+            List<String> disksLeft = new ArrayList<>();
             for (VmTarget t : targets) {
-                parts.destroyer().destroy(t, context);
+                disksLeft.addAll(parts.destroyer().destroy(t, context).disksLeft());
                 parts.inventory().forget(t.vmid());
                 Optional<ClusterResource> left = api.allResources().stream()
                         .filter(r -> r.isQemu() && r.vmid() == t.vmid())
@@ -281,8 +282,16 @@ final class LivePreflight implements AutoCloseable {
                 made.remove(t);
                 gone.add(t.hostRef());
             }
+            String vms = String.join(", ", new LinkedHashSet<>(gone));
+            if (!disksLeft.isEmpty()) {
+                // the VM is gone, its disks are not: Proxmox's destroy warned and went on
+                return PreflightStep.fail(
+                        "destroy",
+                        "VM " + vms + " is gone but Proxmox left disks behind (" + String.join("; ", disksLeft)
+                                + "); remove them by hand");
+            }
             return PreflightStep.pass(
-                    "destroy", "VM " + String.join(", ", new LinkedHashSet<>(gone)) + " and its disks are gone");
+                    "destroy", "VM " + vms + " and its disks are gone (the destroy task removed every disk)");
         } catch (BackendException | RuntimeException e) {
             return PreflightStep.fail(
                     "destroy", redactor.scrub(String.valueOf(e.getMessage())) + "; VMs left: " + made);

@@ -7,6 +7,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.Upid;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,9 @@ import org.slf4j.LoggerFactory;
 final class VmDestroyer {
     private static final Logger log = LoggerFactory.getLogger(VmDestroyer.class);
 
+    /** More than a destroy of a VM with every disk a drive slot allows logs. */
+    private static final int TASK_LOG_LINES = 1000;
+
     private final PveClient api;
     private final OwnershipGuard guard;
     private final TaskWaiter tasks;
@@ -29,31 +33,53 @@ final class VmDestroyer {
         this.tasks = tasks;
     }
 
-    /** @return true if a VM was destroyed, false if there was none */
-    boolean destroy(VmTarget target, OperationContext context) throws BackendException {
+    /** @return whether a VM was destroyed, and the disks Proxmox could not remove with it */
+    DestroyedVm destroy(VmTarget target, OperationContext context) throws BackendException {
         String what = "delete";
         Optional<OwnedVm> found = guard.find(what, target);
         if (found.isEmpty()) {
             log.debug("VM {} of machine {} is already gone", target.hostRef(), target.machineId());
-            return false;
+            return DestroyedVm.NONE;
         }
         OwnedVm vm = found.get();
         if (!vm.listing().status().equals("stopped")) {
             // running, or not yet sampled: a stop of a stopped VM is a harmless no-op
             if (!stop(vm, context)) {
-                return false;
+                return DestroyedVm.NONE;
             }
         }
         Optional<Upid> upid = requestDestroy(vm, context);
         if (upid.isEmpty()) {
-            return false;
+            return DestroyedVm.NONE;
         }
         TaskStatus status = tasks.await(upid.get(), "destroy VM " + vm.ref(), context);
         if (!status.succeeded() && present(vm)) {
             throw new BackendException("destroy VM " + vm.ref() + ": task failed: " + status.failure());
         }
-        log.info("destroyed VM {} of machine {}", vm.ref(), vm.machineId());
-        return true;
+        List<String> disksLeft = status.warned() ? disksLeft(upid.get()) : List.of();
+        if (disksLeft.isEmpty()) {
+            log.info("destroyed VM {} of machine {}", vm.ref(), vm.machineId());
+        } else {
+            log.warn(
+                    "destroyed VM {} of machine {}, but Proxmox left {} of its disks on their storage: {}",
+                    vm.ref(),
+                    vm.machineId(),
+                    disksLeft.size(),
+                    String.join("; ", disksLeft));
+        }
+        return new DestroyedVm(true, disksLeft);
+    }
+
+    /** The lines of a destroy's task log that name a disk it could not remove; none if the log cannot be read. */
+    private List<String> disksLeft(Upid upid) {
+        try {
+            return api.taskLog(upid, TASK_LOG_LINES).stream()
+                    .filter(line -> line.startsWith("Could not remove disk"))
+                    .toList();
+        } catch (PveApiException e) {
+            log.warn("destroy task {} ended with warnings, and its log cannot be read: {}", upid, e.getMessage());
+            return List.of("the destroy task ended with warnings (its log could not be read: " + e.getMessage() + ")");
+        }
     }
 
     /** @return false when the VM turned out to be gone already */

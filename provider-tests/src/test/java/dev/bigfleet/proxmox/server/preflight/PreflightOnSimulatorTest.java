@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * qemu-guest-agent and the setup kit's hooks: a healthy cluster (every row passes, every VM it
  * made is gone), and each problem reported in its row with its real cause: a template whose image
  * has no guest agent, a hook the guest lacks, a hook that fails its dry run, a token without the
- * guest-agent privileges, a full storage; and an interrupted run leaves no VM behind.
+ * guest-agent privileges, a full storage, a disk the destroy left behind; and an interrupted run
+ * leaves no VM behind.
  */
 @Tag("recovery")
 class PreflightOnSimulatorTest {
@@ -242,6 +243,23 @@ class PreflightOnSimulatorTest {
                     .isEqualTo("skip");
             assertThat(limited.clones()).isEmpty();
         }
+    }
+
+    @Test
+    void aDiskTheDestroyLeftBehindFailsTheDestroyStepNamingIt() throws Exception {
+        cluster.simulator().faults().diskRemovalLockTimeouts("ceph-vm", 1);
+        Run run = preflight(live(
+                flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1")),
+                "--only",
+                "pve.small@pve1"));
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+        JsonNode destroy = run.step("pve.small@pve1", "destroy");
+        assertThat(destroy.get("outcome").asText()).isEqualTo("fail");
+        assertThat(destroy.get("detail").asText())
+                .contains("is gone but Proxmox left disks behind (Could not remove disk 'ceph-vm:vm-")
+                .contains("check manually: cfs-lock 'storage-ceph-vm' error: got lock request timeout")
+                .endsWith("; remove them by hand");
+        assertThat(cluster.clones()).as("the VM itself is gone").isEmpty();
     }
 
     @Test

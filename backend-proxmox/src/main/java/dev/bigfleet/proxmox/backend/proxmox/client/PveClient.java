@@ -257,6 +257,25 @@ public final class PveClient {
                 NotYet.TASK_RUNNING)));
     }
 
+    /**
+     * {@code GET /nodes/{node}/tasks/{upid}/log}: the first {@code limit} lines of a task's log,
+     * the worker's output and, once it ended, {@code TASK OK}, {@code TASK WARNINGS: n} or {@code
+     * TASK ERROR: ...}.
+     */
+    public List<String> taskLog(Upid upid, int limit) {
+        JsonNode data = call(
+                "GET",
+                "GET task log",
+                "/nodes/" + PathSegment.encode(upid.node()) + "/tasks/" + PathSegment.encode(upid.value()) + "/log",
+                FormParams.builder().add("limit", Integer.toString(limit)).build(),
+                CallSafety.REPEATABLE);
+        List<String> out = new ArrayList<>();
+        if (data != null && data.isArray()) {
+            data.forEach(n -> out.add(Json.textOr(n, "t", "")));
+        }
+        return out;
+    }
+
     /** {@code POST …/agent/ping}: succeeds only when the guest agent answers. */
     public void agentPing(String node, long vmid) {
         transport.call(new ApiCall(

@@ -19,6 +19,11 @@ public record TaskStatus(boolean running, Optional<String> exitStatus) {
                         .orElse(false);
     }
 
+    /** Whether it succeeded with warnings ({@code WARNINGS: n}): its log says what they were. */
+    public boolean warned() {
+        return !running && exitStatus.map(s -> s.startsWith("WARNINGS")).orElse(false);
+    }
+
     /** The failure text; {@code unexpected status} when the task log ended without one. */
     public String failure() {
         return exitStatus.filter(s -> !s.isEmpty()).orElse("unexpected status");
