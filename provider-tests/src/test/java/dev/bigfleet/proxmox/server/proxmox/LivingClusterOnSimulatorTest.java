@@ -5,11 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
+import dev.bigfleet.proxmox.pvesim.ForeignVm;
+import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.testing.LifecycleClient;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Tag;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * HA maintenance mode, offline, or a cluster without quorum takes no new clone (the Create fails
  * fast naming the node and why) while the other nodes keep serving, and takes clones again once it
  * is back; a VM migrated while IDLE and while CONFIGURED is followed to its new node, drained and
- * deleted there.
+ * deleted there, and its VMID, reused by someone else's VM on that node, is never adopted.
  */
 @Tag("recovery")
 class LivingClusterOnSimulatorTest {
@@ -124,7 +127,8 @@ class LivingClusterOnSimulatorTest {
     }
 
     @Test
-    void vmsMigratedWhileIdleAndConfiguredAreFollowedDrainedAndDeletedOnTheirNewNode() throws Exception {
+    void vmsMigratedWhileIdleAndConfiguredAreFollowedDrainedAndDeletedOnTheirNewNodeAndTheirVmidsNotReadopted()
+            throws Exception {
         try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
                         .roomy()
                         .nodes("pve1", "pve2")
@@ -156,6 +160,7 @@ class LivingClusterOnSimulatorTest {
             assertThat(cluster.simulator().vm(configuredVm).orElseThrow().execs())
                     .as("drained in its guest on the new node")
                     .anyMatch(e -> e.commandLine().contains("kubectl drain"));
+            List<Integer> freed = new ArrayList<>();
             for (String id : ids) {
                 int vm = vmid(client.get(id));
                 client.delete(id);
@@ -163,8 +168,27 @@ class LivingClusterOnSimulatorTest {
                 assertThat(cluster.simulator().vm(vm))
                         .as("VM of %s destroyed on pve2", id)
                         .isEmpty();
+                freed.add(vm);
             }
             assertThat(client.metric("bigfleet_proxmox_machines_moved")).hasValue(0.0);
+
+            // the freed VMID taken by someone else's VM, on the node ours had moved to
+            int reused = freed.get(0);
+            cluster.simulator()
+                    .faults()
+                    .createForeignVm(ForeignVm.of(reused, "pve2")
+                            .withPower(PowerState.RUNNING)
+                            .withDescription("someone else's VM"));
+            Thread.sleep(4_000); // a few reconcile passes (--reconcile-interval 1s)
+            assertThat(cluster.simulator().vm(reused))
+                    .as("the VM that reused the VMID is left alone")
+                    .hasValueSatisfying(v -> assertThat(v.running()).isTrue());
+            assertThat(client.list())
+                    .as("no machine adopts it")
+                    .noneMatch(m -> m.getHost().getRef().equals("pve2/" + reused));
+            for (String id : ids) {
+                assertThat(client.get(id).getState()).isEqualTo(MachineState.MACHINE_STATE_SPECULATIVE);
+            }
         }
     }
 }
