@@ -12,6 +12,7 @@ import dev.bigfleet.proxmox.proto.v1alpha1.TransitionAck;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What callers driving random lifecycle calls know was acknowledged, machine by machine, and the
  * check that a provider (restarted, or a replica that took over) still holds all of it: every
- * acknowledged change visible (in its transition or at its target, or moved on by the one call in
- * flight), an idempotent retry answered with the acknowledged operation id, every replay of an
+ * acknowledged change visible (in its transition or at its target, or moved on by the call in flight
+ * or an earlier one whose outcome stayed unknown), an idempotent retry answered with the acknowledged operation id, every replay of an
  * acknowledged fence token FAILED_PRECONDITION, no operation id handed out twice, and no machine
  * lost or duplicated. {@link LifecycleCallers} records into it.
  */
@@ -36,6 +37,12 @@ public final class AcknowledgedChanges {
         volatile String lastKind;
         volatile String lastOperation;
         volatile String inFlight;
+        /**
+         * Earlier calls whose outcome stayed unknown (no answer within the deadline, the provider
+         * killed) and that nothing observed since has shown applied: the provider may still admit
+         * one after the caller moved on, so each may explain where the machine is.
+         */
+        final Set<String> unresolved = ConcurrentHashMap.newKeySet();
         /** The highest token that passed the fence, known from a definite answer. */
         volatile long markEpoch = -1;
 
@@ -103,7 +110,12 @@ public final class AcknowledgedChanges {
 
     /** Marks {@code kind} as the call in flight on {@code id}: its outcome is unknown until it answers. */
     public void inFlight(String id, String kind) {
-        known.get(id).inFlight = kind;
+        Knowledge k = known.get(id);
+        String earlier = k.inFlight;
+        if (earlier != null) {
+            k.unresolved.add(earlier); // sent again or followed by another call before its outcome was known
+        }
+        k.inFlight = kind;
     }
 
     /**
@@ -115,13 +127,28 @@ public final class AcknowledgedChanges {
      */
     public void observed(String id, MachineState state) {
         Knowledge k = known.get(id);
-        String pending = k.inFlight;
-        if (pending != null
-                && (state.name().equals(transitional(pending)) || state.name().equals(target(pending)))) {
-            k.lastKind = pending;
+        String explained = explains(k, state.name());
+        if (explained != null) {
+            k.lastKind = explained;
             k.lastOperation = null;
             k.inFlight = null;
+            k.unresolved.clear();
         }
+    }
+
+    /** The call in flight, or an earlier one of unknown outcome, that leads to {@code state}; or null. */
+    private static String explains(Knowledge k, String state) {
+        List<String> candidates = new ArrayList<>();
+        if (k.inFlight != null) {
+            candidates.add(k.inFlight);
+        }
+        candidates.addAll(k.unresolved);
+        for (String kind : candidates) {
+            if (state.equals(transitional(kind)) || state.equals(target(kind))) {
+                return kind;
+            }
+        }
+        return null;
     }
 
     /** The call on {@code id} was acknowledged with {@code operationId}, its token {@code (epoch, sequence)}. */
@@ -135,6 +162,7 @@ public final class AcknowledgedChanges {
         k.lastKind = kind;
         k.lastOperation = operationId;
         k.inFlight = null;
+        k.unresolved.clear();
         passed(k, epoch, sequence);
     }
 
@@ -267,12 +295,11 @@ public final class AcknowledgedChanges {
                 continue;
             }
             boolean acknowledgedVisible = state.equals(transitional(k.lastKind)) || state.equals(target(k.lastKind));
-            boolean movedByInFlight =
-                    k.inFlight != null && (state.equals(transitional(k.inFlight)) || state.equals(target(k.inFlight)));
+            boolean movedByInFlight = explains(k, state) != null;
             if (!acknowledgedVisible && !movedByInFlight) {
                 violations.add(when + ": " + m.getId() + " is " + state + " but " + k.lastKind + " "
                         + (k.lastOperation == null ? "(seen applied, its answer lost)" : k.lastOperation)
-                        + " was acknowledged (in flight: " + k.inFlight + ")");
+                        + " was acknowledged (in flight: " + k.inFlight + ", unresolved: " + k.unresolved + ")");
             }
             if (acknowledgedVisible && !movedByInFlight && k.lastOperation != null) {
                 // the same call again is an idempotent retry answered with the acknowledged operation id
