@@ -157,7 +157,9 @@ class HighAvailabilityChartTest {
         String readme = Files.readString(
                 CHART.resolve("../../../docs/concepts/high-availability.md").normalize());
         int section = readme.indexOf("Two replicas with the Helm chart");
-        assertThat(section).as("the high availability page has the chart's two-replica example").isPositive();
+        assertThat(section)
+                .as("the high availability page has the chart's two-replica example")
+                .isPositive();
         int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
         String snippet = readme.substring(start, readme.indexOf("```", start));
         assertThat(snippet).isEqualTo(Files.readString(HA_VALUES));
