@@ -14,7 +14,12 @@ import java.util.Optional;
  * means "not yet"; a config without the agent, a vanished VM or a refused token end the wait.
  */
 final class AgentWaiter {
-    private static final Polling POLLING = new Polling(Duration.ofMillis(250), Duration.ofSeconds(2));
+    /**
+     * Short pauses: a ping of an agent that is not up yet already waits qemu-server's 3 s for an
+     * answer that does not come, which paces the calls; a longer pause after it only adds to the
+     * time until the first ping that is answered (measured in BENCHMARKS.md, "Real VMs").
+     */
+    private static final Polling POLLING = new Polling(Duration.ofMillis(250), Duration.ofMillis(500));
 
     private final PveClient api;
     private final Duration timeout;
