@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
+import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.testing.Launch;
 import dev.bigfleet.proxmox.testing.LifecycleClient;
 import dev.bigfleet.proxmox.testing.TestingProvider;
@@ -43,6 +44,7 @@ class RestartOnSimulatorTest {
                         .build()) {
             List<String> creates;
             List<String> deletes;
+            List<Integer> clonesInFlight = List.of();
             try {
                 LifecycleClient client = provider.client();
                 List<String> ids =
@@ -61,11 +63,16 @@ class RestartOnSimulatorTest {
                                 && cluster.simulator().tasks().stream()
                                         .anyMatch(t -> t.type().equals("qmstop")
                                                 || t.type().equals("qmdestroy")));
+                // the instant before the SIGKILL; a clone may finish while the process is reaped
+                clonesInFlight = cluster.clones().stream()
+                        .filter(v -> "clone".equals(v.lock()))
+                        .map(VmView::vmid)
+                        .toList();
             } finally {
                 provider.kill();
             }
-            assertThat(cluster.clones().stream().filter(v -> "clone".equals(v.lock())))
-                    .as("clones still running when the provider died")
+            assertThat(clonesInFlight)
+                    .as("clones still running when the provider was killed")
                     .isNotEmpty();
 
             {
@@ -85,6 +92,9 @@ class RestartOnSimulatorTest {
                 assertThat(vms)
                         .allSatisfy((machine, vmids) ->
                                 assertThat(vmids).as("VMs of " + machine).hasSize(1));
+                assertThat(vms.values().stream().flatMap(List::stream))
+                        .as("the clones the killed provider left running, adopted")
+                        .containsAll(clonesInFlight);
                 for (String id : creates) {
                     assertThat(client.get(id).getHost().getRef())
                             .endsWith("/" + vms.get(id).get(0));
