@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * file and a short {@code --failed-retention}, with a SIGKILL and a restart in the middle: an
  * unbound machine (failed in Create) is SPECULATIVE again and then creates; a bound one (failed in
  * Drain) is drained again before its VM is destroyed, and stays FAILED, counted as needing
- * attention, for as long as that drain fails; a machine cleaned up no longer counts in the hourly
- * cost. The fake keeps its VMs in memory, so after a restart a VM it held is gone, and a FAILED
+ * attention, for as long as that drain fails, across a restart too; a machine cleaned up no longer
+ * counts in the hourly cost. The fake keeps its VMs in memory, so after a restart a VM it held is gone, and a FAILED
  * machine whose VM is gone recovers without a drain.
  */
 @Tag("recovery")
@@ -129,12 +129,17 @@ class FailedRecoveryTest {
             first.kill();
         }
 
-        try (TestingProvider second = provider("4s")) {
+        // restarted with the cleanup switched off, so nothing can become due before the count is read
+        try (TestingProvider second = provider("0")) {
             LifecycleClient client = second.client();
             assertThat(client.metric("bigfleet_proxmox_failed_needs_attention"))
                     .as("the failed cleanups are kept across the restart")
                     .hasValue(1.0);
+            assertThat(client.get(always).getLastError()).contains("cleanup attempt 3 failed");
+        }
 
+        try (TestingProvider third = provider("4s")) {
+            LifecycleClient client = third.client();
             // the fake lost its VMs with the process: nothing is left to drain, so the machine recovers
             Machine recovered = client.awaitState(always, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
             assertThat(recovered.getHost().getRef()).isEmpty();
