@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.proxmox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
@@ -27,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A 30-second outage of the Proxmox API while 20 Creates, 20 Configures, 20 Drains and 20 Deletes
  * are in flight, against the full provider on its real backend and the simulator refusing every
- * connection: every transition waits it out and finishes, none goes FAILED, {@code
+ * connection: every transition waits it out and finishes, none goes FAILED (but one whose guest
+ * command's request the outage's start cut unanswered, which may have run and so is not sent
+ * again), {@code
  * bigfleet_proxmox_api_up} shows the outage, and the cluster's certificate and CA, replaced during
  * the outage, are trusted afterwards because the CA file (a Kubernetes-style Secret volume) is read
  * again without a restart.
@@ -36,6 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
 class OutageTest {
     private static final int EACH = 20;
     private static final Duration OUTAGE = Duration.ofSeconds(30);
+    /** The one failure an outage may cause: the request starting a guest command cut unanswered. */
+    private static final String CUT_GUEST_COMMAND = "agent exec: POST agent/exec: connection to";
+
     private static final byte[] BLOB = "#!/bin/sh\necho joining\n".getBytes(StandardCharsets.UTF_8);
 
     @Test
@@ -87,8 +93,8 @@ class OutageTest {
 
                 Duration recovery = Duration.ofMinutes(4);
                 client.awaitAll(creates, MachineState.MACHINE_STATE_IDLE, recovery);
-                client.awaitAll(configures, MachineState.MACHINE_STATE_CONFIGURED, recovery);
-                client.awaitAll(drains, MachineState.MACHINE_STATE_IDLE, recovery);
+                awaitLandedOrCut(client, configures, MachineState.MACHINE_STATE_CONFIGURED, recovery);
+                awaitLandedOrCut(client, drains, MachineState.MACHINE_STATE_IDLE, recovery);
                 client.awaitAll(deletes, MachineState.MACHINE_STATE_SPECULATIVE, recovery);
                 Thread.sleep(1500); // one more scrape after the API answers again
             } finally {
@@ -96,7 +102,11 @@ class OutageTest {
                 scraper.shutdownNow();
             }
 
-            assertThat(client.byState()).doesNotContainKey(MachineState.MACHINE_STATE_FAILED);
+            List<String> failed = client.byState().getOrDefault(MachineState.MACHINE_STATE_FAILED, List.of());
+            assertThat(failed)
+                    .as("only a guest command whose request the outage cut may fail a transition")
+                    .allSatisfy(id -> assertThat(client.get(id).getLastError()).contains(CUT_GUEST_COMMAND));
+            assertThat(failed).as("the outage cut at most a few requests").hasSizeLessThanOrEqualTo(2);
             int down = apiUp.indexOf(0.0);
             assertThat(down).as("api_up went to 0 during the outage: %s", apiUp).isNotNegative();
             assertThat(apiUp.subList(down, apiUp.size()))
@@ -109,6 +119,29 @@ class OutageTest {
             assertThat(vms.keySet()).containsExactlyInAnyOrderElementsOf(holding);
             assertThat(vms.values()).allSatisfy(v -> assertThat(v).hasSize(1));
         }
+    }
+
+    /**
+     * Waits until every machine is in {@code state} or FAILED because the outage cut the request
+     * that started its guest command: a connection the simulator closes as the outage begins can
+     * take a request with it unanswered, and a command that may have started is never sent again
+     * (the bootstrap hook must not run twice), so its transition fails.
+     */
+    private static void awaitLandedOrCut(
+            LifecycleClient client, List<String> ids, MachineState state, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(250)).until(() -> {
+            List<Machine> now =
+                    client.list().stream().filter(m -> ids.contains(m.getId())).toList();
+            for (Machine m : now) {
+                if (m.getState() == MachineState.MACHINE_STATE_FAILED
+                        && !m.getLastError().contains(CUT_GUEST_COMMAND)) {
+                    throw new AssertionError("machine " + m.getId() + " FAILED: " + m.getLastError());
+                }
+            }
+            return now.size() == ids.size()
+                    && now.stream()
+                            .allMatch(m -> m.getState() == state || m.getState() == MachineState.MACHINE_STATE_FAILED);
+        });
     }
 
     private static void record(LifecycleClient client, List<Double> apiUp) {
