@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
  * What {@code mkdocs build --strict} (run by CI) does not check in the Debian release it runs:
  * that every page of {@code docs/} is in {@code mkdocs.yml}'s navigation (a page left out of it is
  * one no reader finds), and that every link of the pages and of README.md to a heading of a page
- * ({@code page.md#anchor}) names a heading that page has, as MkDocs derives its anchors; and that
- * the site's benchmarks page has not drifted from BENCHMARKS.md.
+ * ({@code page.md#anchor}) names a heading that page has, as MkDocs derives its anchors.
  */
 class DocumentationSiteTest {
     private static final Path ROOT = root();
@@ -48,13 +47,6 @@ class DocumentationSiteTest {
 
         assertThat(pages).as("pages of docs/ missing from mkdocs.yml's nav").isSubsetOf(nav);
         assertThat(nav).as("mkdocs.yml's nav entries without a page in docs/").isSubsetOf(pages);
-    }
-
-    @Test
-    void theSitesBenchmarksPageIsBenchmarksMd() throws IOException {
-        assertThat(Files.readString(DOCS.resolve("developing/benchmarks.md")))
-                .as("docs/developing/benchmarks.md is BENCHMARKS.md as it is (copy it over after a change)")
-                .isEqualTo(Files.readString(ROOT.resolve("BENCHMARKS.md")));
     }
 
     @Test
