@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -108,15 +109,29 @@ public final class LifecycleClient {
 
     /** Waits until every machine in {@code ids} is in {@code state}; fails early if one goes FAILED. */
     public void awaitAll(Collection<String> ids, MachineState state, Duration atMost) {
+        awaitAll(ids, state, atMost, failed -> false);
+    }
+
+    /**
+     * Waits until every machine in {@code ids} is in {@code state} or FAILED in a way {@code
+     * allowedFailure} accepts; fails early if one goes FAILED in any other way.
+     */
+    public void awaitAll(
+            Collection<String> ids, MachineState state, Duration atMost, Predicate<Machine> allowedFailure) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(250)).until(() -> {
             List<Machine> now =
                     list().stream().filter(m -> ids.contains(m.getId())).toList();
             for (Machine m : now) {
-                if (m.getState() == MachineState.MACHINE_STATE_FAILED && state != MachineState.MACHINE_STATE_FAILED) {
+                if (m.getState() == MachineState.MACHINE_STATE_FAILED
+                        && state != MachineState.MACHINE_STATE_FAILED
+                        && !allowedFailure.test(m)) {
                     throw new AssertionError("machine " + m.getId() + " FAILED: " + m.getLastError());
                 }
             }
-            return now.size() == ids.size() && now.stream().allMatch(m -> m.getState() == state);
+            return now.size() == ids.size()
+                    && now.stream()
+                            .allMatch(m -> m.getState() == state
+                                    || (m.getState() == MachineState.MACHINE_STATE_FAILED && allowedFailure.test(m)));
         });
     }
 

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * file and a short {@code --failed-retention}, with a SIGKILL and a restart in the middle: an
  * unbound machine (failed in Create) is SPECULATIVE again and then creates; a bound one (failed in
  * Drain) is drained again before its VM is destroyed, and stays FAILED, counted as needing
- * attention, for as long as that drain fails, across a restart too; a machine cleaned up no longer
- * counts in the hourly cost. The fake keeps its VMs in memory, so after a restart a VM it held is gone, and a FAILED
- * machine whose VM is gone recovers without a drain.
+ * attention, for as long as that drain fails, across a restart too (read with the cleanup off);
+ * a machine cleaned up no longer counts in the hourly cost. The fake keeps its VMs in memory, so
+ * after a restart a VM it held is gone, and a FAILED machine whose VM is gone recovers without a
+ * drain.
  */
 @Tag("recovery")
 class FailedRecoveryTest {
