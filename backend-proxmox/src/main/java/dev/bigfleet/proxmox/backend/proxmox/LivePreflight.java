@@ -2,7 +2,6 @@ package dev.bigfleet.proxmox.backend.proxmox;
 
 import dev.bigfleet.proxmox.backend.proxmox.client.ClusterResource;
 import dev.bigfleet.proxmox.backend.proxmox.client.ExecStatus;
-import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.CloneSpec;
@@ -55,7 +54,6 @@ final class LivePreflight implements AutoCloseable {
 
     private static final Duration STEP_LIMIT = Duration.ofMinutes(10);
     private static final Duration CLEANUP_LIMIT = Duration.ofMinutes(5);
-    private static final Duration CLONE_POLL = Duration.ofMillis(500);
     private static final Duration PROBE_LIMIT = NodeReadiness.PROBE_LIMIT;
     private static final Logger log = LoggerFactory.getLogger(LivePreflight.class);
 
@@ -244,15 +242,16 @@ final class LivePreflight implements AutoCloseable {
 
     /**
      * Destroys every VM this pair made (also one whose clone was still running when the run was
-     * interrupted: found by its machine id) and confirms each is gone from the cluster.
+     * interrupted: found by the VMID it asked for, once the clone is done) and confirms each is gone
+     * from the cluster.
      */
     private PreflightStep destroy(String machineId) {
         boolean wasInterrupted = Thread.interrupted();
         try {
             PreflightContext context = PreflightContext.of(machineId, CLEANUP_LIMIT, () -> false);
-            awaitOwnClones(machineId);
             Set<VmTarget> targets = new LinkedHashSet<>();
             made.stream().filter(t -> t.machineId().equals(machineId)).forEach(targets::add);
+            targets.addAll(unsettledClones(machineId, context));
             try {
                 for (ManagedVm m : parts.inventory().describe()) {
                     if (m.machineId().equals(Optional.of(machineId))) {
@@ -303,40 +302,21 @@ final class LivePreflight implements AutoCloseable {
     }
 
     /**
-     * A clone interrupted while its task ran is finished by Proxmox all the same, and is listed as
-     * this provider's only once it is: waits (within the cleanup limit) until no VM whose
-     * description names {@code machineId} is still locked by its clone.
+     * The VMs this run asked Proxmox to clone for {@code machineId} whose outcome it did not see (the
+     * run was interrupted while the clone task ran, or its answer was lost). Proxmox finishes such a
+     * clone all the same, and until it does the VM is a bare placeholder locked by its clone, with
+     * neither the provider's tag nor its description: waits (within the cleanup limit) until each is
+     * done, and answers those that turned out to be this machine's.
      */
-    private void awaitOwnClones(String machineId) {
-        long end = System.nanoTime() + CLEANUP_LIMIT.toNanos();
-        while (System.nanoTime() < end) {
-            boolean cloning = false;
-            for (ClusterResource r : api.allResources()) {
-                if (r.isQemu() && r.lock().filter("clone"::equals).isPresent() && describes(r, machineId)) {
-                    cloning = true;
-                }
-            }
-            if (!cloning) {
-                return;
-            }
-            try {
-                Thread.sleep(CLONE_POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    private List<VmTarget> unsettledClones(String machineId, PreflightContext context) throws BackendException {
+        List<VmTarget> out = new ArrayList<>();
+        for (long vmid : parts.journal().vmids(machineId)) {
+            parts.locator()
+                    .awaitUnlocked(vmid, machineId, context)
+                    .ifPresent(at -> out.add(new VmTarget(machineId, at.node(), vmid)));
+            parts.journal().end(machineId, vmid);
         }
-    }
-
-    private boolean describes(ClusterResource r, String machineId) {
-        try {
-            return api.config(r.node(), r.vmid())
-                    .description()
-                    .filter(d -> d.contains(machineId))
-                    .isPresent();
-        } catch (PveApiException e) {
-            return false;
-        }
+        return out;
     }
 
     /**

@@ -45,6 +45,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final BootstrapDelivery bootstrap;
     private final Drainer drainer;
     private final VmDestroyer destroyer;
+    private final CloneJournal journal;
+    private final CloneLocator locator;
     private final VmBinder binder;
     private final NodeSchedulability schedulability;
     private final Optional<NodeReadiness> readiness;
@@ -76,8 +78,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.capacity = new CapacityGate(settings.memoryOvercommit());
         this.storageStatus = new StorageStatusCache(api);
         this.storage = new StorageGate(storageStatus);
-        CloneJournal journal = new CloneJournal();
-        CloneLocator locator = new CloneLocator(api, markers);
+        this.journal = new CloneJournal();
+        this.locator = new CloneLocator(api, markers);
         this.finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator);
         this.schedulability = new NodeSchedulability(api);
         this.creator = new VmCreator(
@@ -125,10 +127,12 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             OwnershipGuard guard,
             ManagedInventory inventory,
             VmDestroyer destroyer,
-            Markers markers) {}
+            Markers markers,
+            CloneJournal journal,
+            CloneLocator locator) {}
 
     Parts parts() {
-        return new Parts(creator, finisher, power, agent, exec, guard, inventory, destroyer, markers);
+        return new Parts(creator, finisher, power, agent, exec, guard, inventory, destroyer, markers, journal, locator);
     }
 
     /** The templates and clone modes startup chose for each (instance type, node). */
