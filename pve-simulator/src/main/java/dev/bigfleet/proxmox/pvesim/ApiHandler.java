@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,7 @@ final class ApiHandler extends Handler.Abstract {
         String shownPath = "/" + String.join("/", segments);
         byte[] body = readBody(request);
         boolean drop = false;
+        Duration late = Duration.ZERO;
         int status;
         byte[] payload;
         try {
@@ -65,7 +67,9 @@ final class ApiHandler extends Handler.Abstract {
                 if (f != null) {
                     throw new ApiException(f.status, f.message, null, f.status >= 595);
                 }
-                drop = cluster.faults.takeRequestFault(method, shownPath, true) != null;
+                FaultState.RequestFault after = cluster.faults.takeRequestFault(method, shownPath, true);
+                drop = after != null && after.drop;
+                late = after != null && after.delay != null ? after.delay : Duration.ZERO;
                 data = dispatch(method, segments, shownPath, query, body, contentType(request));
             }
             if (data instanceof Unlocked rest) {
@@ -92,6 +96,9 @@ final class ApiHandler extends Handler.Abstract {
             request.getConnectionMetaData().getConnection().getEndPoint().close();
             callback.succeeded();
             return true;
+        }
+        if (!late.isZero()) {
+            Thread.sleep(late.toMillis());
         }
         response.setStatus(status);
         if (payload.length > 0) {

@@ -26,7 +26,10 @@ final class FaultState {
 
     final Map<String, Integer> diskRemovalLockTimeouts = new java.util.HashMap<>();
 
-    /** Answers (or drops) the next {@code remaining} requests matching method and path. */
+    /**
+     * Answers the next {@code remaining} requests matching method and path in its place, or lets
+     * them be processed and then drops or delays their answers.
+     */
     static final class RequestFault {
         final String method;
         final Pattern path;
@@ -34,14 +37,22 @@ final class FaultState {
         final int status;
         final String message;
         final boolean drop;
+        final Duration delay;
 
-        RequestFault(String method, Pattern path, int remaining, int status, String message, boolean drop) {
+        RequestFault(
+                String method, Pattern path, int remaining, int status, String message, boolean drop, Duration delay) {
             this.method = method;
             this.path = path;
             this.remaining = remaining;
             this.status = status;
             this.message = message;
             this.drop = drop;
+            this.delay = delay;
+        }
+
+        /** Whether the request is processed (its answer dropped or delayed) rather than answered by the fault. */
+        boolean processed() {
+            return drop || delay != null;
         }
 
         boolean matches(String m, String p) {
@@ -51,10 +62,10 @@ final class FaultState {
         }
     }
 
-    /** Takes the first matching fault of the given kind (drop or not), counting it down. */
-    RequestFault takeRequestFault(String method, String path, boolean drop) {
+    /** Takes the first matching fault of the given kind (processed or not), counting it down. */
+    RequestFault takeRequestFault(String method, String path, boolean processed) {
         for (RequestFault f : requestFaults) {
-            if (f.drop == drop && f.matches(method, path)) {
+            if (f.processed() == processed && f.matches(method, path)) {
                 f.remaining--;
                 return f;
             }

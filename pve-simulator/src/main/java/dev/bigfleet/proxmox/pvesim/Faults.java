@@ -63,7 +63,8 @@ public final class Faults {
      * that could not be reached) get an empty body, as Proxmox's forwarder sends them.
      */
     public void failRequests(String method, String pathRegex, int count, int status, String message) {
-        addRequestFault(method, pathRegex, count, status, Objects.requireNonNull(message), false);
+        addRequestFault(new FaultState.RequestFault(
+                method, Pattern.compile(pathRegex), count, status, Objects.requireNonNull(message), false, null));
     }
 
     /** As the five-argument form, with the message {@code "simulated failure"}. */
@@ -76,13 +77,21 @@ public final class Faults {
      * starts, a VM is destroyed) but the connection is closed instead of sending the response.
      */
     public void dropResponses(String method, String pathRegex, int count) {
-        addRequestFault(method, pathRegex, count, 0, null, true);
+        addRequestFault(new FaultState.RequestFault(method, Pattern.compile(pathRegex), count, 0, null, true, null));
     }
 
-    private void addRequestFault(String method, String pathRegex, int count, int status, String message, boolean drop) {
-        Pattern p = Pattern.compile(pathRegex);
+    /**
+     * The next {@code count} matching requests are processed at once (a clone starts) but their
+     * answer is sent only after {@code delay}, as from a slow proxy in between.
+     */
+    public void delayResponses(String method, String pathRegex, int count, Duration delay) {
+        addRequestFault(new FaultState.RequestFault(
+                method, Pattern.compile(pathRegex), count, 0, null, false, Objects.requireNonNull(delay)));
+    }
+
+    private void addRequestFault(FaultState.RequestFault fault) {
         synchronized (cluster) {
-            cluster.faults.requestFaults.add(new FaultState.RequestFault(method, p, count, status, message, drop));
+            cluster.faults.requestFaults.add(fault);
         }
     }
 

@@ -139,6 +139,23 @@ class FaultsTest {
     }
 
     @Test
+    void delayedResponseAnswersLateWhileTheCloneIsAlreadyUnderWay() throws Exception {
+        sim.faults().delayResponses("POST", "/nodes/pve1/qemu/9000/clone", 1, Duration.ofMillis(1500));
+        var answer = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> client.post("/nodes/pve1/qemu/9000/clone", "newid", "671"));
+        TestClient.sleep(500);
+        assertThat(sim.vm(671)).as("the clone started before its answer").isPresent();
+        assertThat(answer).isNotDone();
+        assertThat(answer.get().status()).isEqualTo(200);
+        assertThat(client.post("/nodes/pve1/qemu/9000/clone", "newid", "672").status())
+                .as("the next request is answered at once")
+                .isEqualTo(200);
+        TestClient.sleep(50);
+        sim.faults().destroyVm(671);
+        sim.faults().destroyVm(672);
+    }
+
+    @Test
     void agentThatNeverComesUp() {
         String vm = running();
         awaitAgent(vm);

@@ -306,14 +306,35 @@ class PreflightOnSimulatorTest {
 
     @Test
     void aRunInterruptedWhileProxmoxStillClonesDestroysTheCloneOnceItIsDone() throws Exception {
-        // a clone task of 2 s: the interruption comes while the new VM is a bare placeholder, locked
-        // by its clone, carrying neither the provider's tag nor its description yet
+        interruptDuringTheClone(false);
+    }
+
+    @Test
+    void aRunInterruptedBeforeItsCloneRequestIsAnsweredDestroysTheCloneOnceItIsDone() throws Exception {
+        interruptDuringTheClone(true);
+    }
+
+    /**
+     * Interrupts a run while its VM is a bare placeholder, locked by a 2 s clone task and carrying
+     * neither the provider's tag nor its description: once the clone request was answered, or
+     * (with {@code answerLate}) while Proxmox's answer to it is still on its way.
+     */
+    private void interruptDuringTheClone(boolean answerLate) throws Exception {
         try (TestingProxmoxCluster slow = TestingProxmoxCluster.builder()
                 .roomy()
                 .latency(Duration.ofSeconds(4))
                 .start()) {
+            if (answerLate) {
+                slow.simulator().faults().delayResponses("POST", ".*/clone", 1, Duration.ofSeconds(3));
+            }
             List<String> args = live(flags(slow, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1")));
-            Run run = interrupted(args, slow, vms -> !vms.isEmpty());
+            Run run = interrupted(
+                    args,
+                    slow,
+                    vms -> !vms.isEmpty()
+                            && (answerLate
+                                    || slow.simulator().requests().stream()
+                                            .anyMatch(r -> r.path().endsWith("/clone") && r.status() == 200)));
             assertThat(run.step("pve.small@pve1", "clone").get("detail").asText())
                     .isEqualTo("interrupted; the VM it made is destroyed");
             assertThat(run.step("pve.small@pve1", "destroy").get("outcome").asText())
