@@ -70,8 +70,12 @@ final class HeadlessChromium implements AutoCloseable {
         return driver.findElements(By.cssSelector(css));
     }
 
+    /**
+     * The text of the element {@code css} matches now: the page re-renders its tables on every
+     * refresh, so an element replaced between the lookup and the read is looked up again.
+     */
     String text(String css) {
-        return find(css).getText();
+        return waiting(Duration.ofSeconds(5)).until(d -> find(css).getText());
     }
 
     Object script(String js, Object... args) {
