@@ -233,11 +233,6 @@ final class VmCreator {
                         e.getMessage());
                 return locator.awaitUnlocked(vmid, spec.machineId(), context).isPresent();
             }
-            if (e.kind() == PveApiException.Kind.INTERRUPTED) {
-                // the request may have reached Proxmox, whose clone then runs on: the journal keeps
-                // the VMID so that whoever cleans up after the cancelled call can find it
-                throw new BackendException(what + " as VMID " + vmid + ": " + e.getMessage(), e);
-            }
             if (collision(e.serverMessage())) {
                 return false;
             }

@@ -181,8 +181,11 @@ public final class PveApiException extends RuntimeException {
         return transientFailure;
     }
 
-    /** The request may have been acted on even though no answer came back. */
+    /**
+     * The request may have been acted on even though no answer came back: the connection failed,
+     * no answer came in time, or the calling thread was interrupted while the request was on its way.
+     */
     public boolean outcomeUnknown() {
-        return kind == Kind.TRANSPORT || kind == Kind.TIMEOUT;
+        return kind == Kind.TRANSPORT || kind == Kind.TIMEOUT || kind == Kind.INTERRUPTED;
     }
 }
