@@ -39,7 +39,22 @@ final class FaultState {
         final boolean drop;
         final Duration delay;
 
-        RequestFault(
+        /** Answers in the request's place with {@code status} and {@code message}. */
+        static RequestFault answered(String method, Pattern path, int count, int status, String message) {
+            return new RequestFault(method, path, count, status, message, false, null);
+        }
+
+        /** Lets the request be processed and closes the connection instead of answering. */
+        static RequestFault dropped(String method, Pattern path, int count) {
+            return new RequestFault(method, path, count, 0, null, true, null);
+        }
+
+        /** Lets the request be processed and answers it after {@code delay}. */
+        static RequestFault delayed(String method, Pattern path, int count, Duration delay) {
+            return new RequestFault(method, path, count, 0, null, false, delay);
+        }
+
+        private RequestFault(
                 String method, Pattern path, int remaining, int status, String message, boolean drop, Duration delay) {
             this.method = method;
             this.path = path;

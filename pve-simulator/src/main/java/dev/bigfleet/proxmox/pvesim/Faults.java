@@ -63,8 +63,8 @@ public final class Faults {
      * that could not be reached) get an empty body, as Proxmox's forwarder sends them.
      */
     public void failRequests(String method, String pathRegex, int count, int status, String message) {
-        addRequestFault(new FaultState.RequestFault(
-                method, Pattern.compile(pathRegex), count, status, Objects.requireNonNull(message), false, null));
+        addRequestFault(FaultState.RequestFault.answered(
+                method, Pattern.compile(pathRegex), count, status, Objects.requireNonNull(message)));
     }
 
     /** As the five-argument form, with the message {@code "simulated failure"}. */
@@ -77,7 +77,7 @@ public final class Faults {
      * starts, a VM is destroyed) but the connection is closed instead of sending the response.
      */
     public void dropResponses(String method, String pathRegex, int count) {
-        addRequestFault(new FaultState.RequestFault(method, Pattern.compile(pathRegex), count, 0, null, true, null));
+        addRequestFault(FaultState.RequestFault.dropped(method, Pattern.compile(pathRegex), count));
     }
 
     /**
@@ -85,8 +85,8 @@ public final class Faults {
      * answer is sent only after {@code delay}, as from a slow proxy in between.
      */
     public void delayResponses(String method, String pathRegex, int count, Duration delay) {
-        addRequestFault(new FaultState.RequestFault(
-                method, Pattern.compile(pathRegex), count, 0, null, false, Objects.requireNonNull(delay)));
+        addRequestFault(FaultState.RequestFault.delayed(
+                method, Pattern.compile(pathRegex), count, Objects.requireNonNull(delay)));
     }
 
     private void addRequestFault(FaultState.RequestFault fault) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -141,8 +142,7 @@ class FaultsTest {
     @Test
     void delayedResponseAnswersLateWhileTheCloneIsAlreadyUnderWay() throws Exception {
         sim.faults().delayResponses("POST", "/nodes/pve1/qemu/9000/clone", 1, Duration.ofMillis(1500));
-        var answer = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> client.post("/nodes/pve1/qemu/9000/clone", "newid", "671"));
+        var answer = CompletableFuture.supplyAsync(() -> client.post("/nodes/pve1/qemu/9000/clone", "newid", "671"));
         TestClient.sleep(500);
         assertThat(sim.vm(671)).as("the clone started before its answer").isPresent();
         assertThat(answer).isNotDone();
