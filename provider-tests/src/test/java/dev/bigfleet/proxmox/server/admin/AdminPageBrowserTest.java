@@ -192,7 +192,7 @@ class AdminPageBrowserTest {
         // a view built by hand lands in the address bar, and that address brings it back
         new Select(browser.find("#filter-type")).selectByVisibleText("any");
         browser.waiting(Duration.ofSeconds(5)).until(d -> rows().size() == 8);
-        browser.find("th[data-sort=instance_type]").click();
+        browser.click("th[data-sort=instance_type]");
         browser.find("#filter-q").sendKeys("pve.large/");
         browser.waiting(Duration.ofSeconds(5))
                 .until(d ->

@@ -79,11 +79,11 @@ class ContentSecurityPolicyBrowserTest {
         live.client().awaitState(MACHINE, MachineState.MACHINE_STATE_IDLE);
         browser.waiting(Duration.ofSeconds(10))
                 .until(d -> browser.text("#stat-holding").equals("1"));
-        browser.find("#machines-table tbody tr[data-id=\"" + MACHINE + "\"] a").click();
+        browser.click("#machines-table tbody tr[data-id=\"" + MACHINE + "\"] a");
         browser.waiting(Duration.ofSeconds(10))
                 .until(d -> browser.all("#operations-table tbody tr").size() == 1);
         assertThat(browser.text("#detail-id")).isEqualTo(MACHINE);
-        browser.find("#detail-close").click();
+        browser.click("#detail-close");
         browser.find("#filter-q").sendKeys("pve.large/pve-a/000\n");
         browser.waiting(Duration.ofSeconds(5)).until(d -> rows() == 1);
 

@@ -77,7 +77,7 @@ class FailedMachineBrowserTest {
                 .until(d -> browser.text("#last-reconcile").matches("\\d+s ago"));
         assertThat(browser.find("#last-reconcile").getAttribute("title")).contains("every 1s");
 
-        browser.find("#failures li[data-id] a.machine-link").click();
+        browser.click("#failures li[data-id] a.machine-link");
         browser.waiting(Duration.ofSeconds(10))
                 .until(d -> browser.text("#detail-id").equals(ID));
         assertThat(browser.text("#detail-failure"))

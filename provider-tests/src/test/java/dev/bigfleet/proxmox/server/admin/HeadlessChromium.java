@@ -78,6 +78,14 @@ final class HeadlessChromium implements AutoCloseable {
         return waiting(Duration.ofSeconds(5)).until(d -> find(css).getText());
     }
 
+    /** Clicks the element {@code css} matches now, looking it up again when a refresh replaced it first. */
+    void click(String css) {
+        waiting(Duration.ofSeconds(5)).until(d -> {
+            find(css).click();
+            return true;
+        });
+    }
+
     Object script(String js, Object... args) {
         return driver.executeScript(js, args);
     }

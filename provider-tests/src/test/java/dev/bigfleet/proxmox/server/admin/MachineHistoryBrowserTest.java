@@ -90,7 +90,7 @@ class MachineHistoryBrowserTest {
             browser.waiting(Duration.ofSeconds(10))
                     .until(d ->
                             !browser.all("#failures li[data-id] a.machine-link").isEmpty());
-            browser.find("#failures li[data-id] a.machine-link").click();
+            browser.click("#failures li[data-id] a.machine-link");
             browser.waiting(Duration.ofSeconds(10))
                     .until(d -> browser.text("#detail-id").equals(FAILED)
                             && operations().size() == 2);
@@ -111,7 +111,7 @@ class MachineHistoryBrowserTest {
             browser.driver.navigate().back();
             browser.waiting(Duration.ofSeconds(10))
                     .until(d -> browser.text("#detail-id").equals(WALKED));
-            browser.find("#detail-close").click();
+            browser.click("#detail-close");
             assertThat(browser.find("#detail").isDisplayed()).isFalse();
             assertThat(String.valueOf(browser.script("return location.search"))).isEmpty();
             assertThat(browser.consoleErrors()).isEmpty();
