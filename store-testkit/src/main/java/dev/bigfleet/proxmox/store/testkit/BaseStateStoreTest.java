@@ -348,6 +348,41 @@ public abstract class BaseStateStoreTest<S> {
     }
 
     @Test
+    void aMachineThatTakesTheSlotOfAnotherReplacesItInOneWrite() throws Exception {
+        S state = newState();
+        try (StateStore store = openForWriting(state)) {
+            store.write(new StoreWrite(
+                            machine("slot/000", MachineState.FAILED).toBuilder()
+                                    .lastError("create failed")
+                                    .build(),
+                            null,
+                            List.of(new MarkWrite("slot/000", "s", new FenceMark(3, 9))),
+                            null,
+                            1,
+                            0,
+                            null))
+                    .join();
+            List<String> ran = new CopyOnWriteArrayList<>();
+            // the FAILED machine leaves and its slot's next machine arrives, as one change
+            store.write(new StoreWrite(
+                            machine("slot/000.2", MachineState.SPECULATIVE),
+                            null,
+                            List.of(),
+                            "slot/000",
+                            2,
+                            0,
+                            () -> ran.add("replaced")))
+                    .join();
+            assertThat(ran).containsExactly("replaced");
+        }
+        Loaded loaded = reopen(state);
+        assertThat(loaded.machines()).containsOnlyKeys("slot/000.2");
+        assertThat(loaded.machines().get("slot/000.2").machine().state()).isEqualTo(MachineState.SPECULATIVE);
+        assertThat(loaded.machines().get("slot/000.2").marks()).isEmpty();
+        assertThat(loaded.counters().orElseThrow().revision()).isEqualTo(2);
+    }
+
+    @Test
     void operationHistoriesAreKeptNewestFirstCutToTenAndDroppedWithTheirMachine() throws Exception {
         S state = newState();
         Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
