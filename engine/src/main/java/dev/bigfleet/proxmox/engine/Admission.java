@@ -62,6 +62,8 @@ final class Admission {
     /** The rule order, from the fence on, for a machine the engine holds. */
     private CompletableFuture<Accepted> decide(MachineEntry entry, MutationRequest request) throws RejectedException {
         if (!table.isVisible(entry)) {
+            // retired while this call waited its turn: the fence still runs first, as for any unknown id
+            fenceUnknown(request);
             throw notFound(request);
         }
         List<MarkWrite> marks = fence(entry, request);

@@ -125,7 +125,7 @@ public final class ClusterRebuild {
                 .ifPresent(id ->
                         vmidsByMachine.computeIfAbsent(id, k -> new HashSet<>()).add(vm.vmid())));
         List<Decision> decisions = new ArrayList<>();
-        for (Machine wanted : seeder.inventory(vms)) {
+        for (Machine wanted : seeder.inventory(vms, engine.ids())) {
             if (wanted.host().isEmpty()) {
                 continue; // a slot no VM backs
             }

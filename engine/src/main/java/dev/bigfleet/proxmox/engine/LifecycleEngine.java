@@ -51,19 +51,20 @@ public final class LifecycleEngine {
             StateStore store,
             EngineObserver observer,
             RecoveryPolicy recoveryPolicy,
-            FenceFloor fenceFloor) {
+            FenceFloor fenceFloor,
+            OfferedSlots offeredSlots) {
         this.table = new MachineTable(store, observer);
         this.runner = new TransitionRunner(table, work, timeouts, workers);
         this.admission = new Admission(table, runner, fenceFloor);
         this.recovery = new RestartRecovery(table);
-        this.failures =
-                new FailureRecovery(table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts, workers);
+        this.failures = new FailureRecovery(
+                table, new FailureCleanupWork(work.backend()), recoveryPolicy, timeouts, workers, offeredSlots);
         this.maintenance = new InventoryMaintenance(table);
         this.reads = new InventoryReads(table);
         this.followed = new FollowedChanges(table);
     }
 
-    /** An engine with no fence floor. */
+    /** An engine with no fence floor, for which every slot is offered. */
     public LifecycleEngine(
             TransitionWork work,
             TransitionTimeouts timeouts,
@@ -71,7 +72,7 @@ public final class LifecycleEngine {
             StateStore store,
             EngineObserver observer,
             RecoveryPolicy recoveryPolicy) {
-        this(work, timeouts, workers, store, observer, recoveryPolicy, FenceFloor.NONE);
+        this(work, timeouts, workers, store, observer, recoveryPolicy, FenceFloor.NONE, OfferedSlots.ANY);
     }
 
     /** An engine whose FAILED machines are cleaned up after the default retention. */
@@ -148,9 +149,12 @@ public final class LifecycleEngine {
         return runner.abandonRunning();
     }
 
-    /** Removes Speculative machines whose id is not in {@code backed}; returns how many. */
-    public int retireUnbacked(Set<String> backed) throws StoreFailure {
-        return recovery.retireUnbacked(backed);
+    /**
+     * Removes Speculative machines whose slot is not in {@code offered}, or whose slot a newer machine
+     * holds; returns how many.
+     */
+    public int retireUnbacked(Set<String> offered) throws StoreFailure {
+        return recovery.retireUnbacked(offered);
     }
 
     // ---- FAILED machines
@@ -209,6 +213,11 @@ public final class LifecycleEngine {
 
     public Optional<Machine> get(String id) {
         return reads.get(id);
+    }
+
+    /** The id of every machine held (a live view): which slots are held, and by which machine. */
+    public Set<String> ids() {
+        return table.ids();
     }
 
     /** Every machine, for reconciling offerings and the substrate. */

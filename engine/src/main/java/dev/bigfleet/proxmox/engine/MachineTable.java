@@ -8,8 +8,10 @@ import dev.bigfleet.proxmox.engine.store.OperationRecord;
 import dev.bigfleet.proxmox.engine.store.StateStore;
 import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -52,6 +54,11 @@ final class MachineTable {
 
     Collection<MachineEntry> entries() {
         return machines.values();
+    }
+
+    /** The ids of every machine held, as a live view. */
+    Set<String> ids() {
+        return Collections.unmodifiableSet(machines.keySet());
     }
 
     int size() {
@@ -119,6 +126,55 @@ final class MachineTable {
                                 lastOperationNumber.get(),
                                 null)))
                 .thenRun(() -> observer.machineChanged(before, next));
+    }
+
+    /**
+     * Takes {@code old} out of the inventory and puts {@code successor}, a machine the table does not
+     * hold yet, in its place with one durable write: readers see either the old machine or the new one,
+     * never both or neither, and a crash keeps one of them. Runs in {@code old}'s change sequence; the
+     * result is false, and nothing changes, when the successor's id is taken.
+     */
+    CompletableFuture<Boolean> replace(MachineEntry old, Machine successor) {
+        MachineEntry next = new MachineEntry(successor);
+        if (!add(next)) {
+            return CompletableFuture.completedFuture(false);
+        }
+        Machine before = old.snapshot();
+        return next.changes
+                .then(() -> durable(index.stampReplacing(
+                        old,
+                        next,
+                        successor,
+                        revision -> new StoreWrite(
+                                successor,
+                                null,
+                                null,
+                                null,
+                                List.of(),
+                                before.id(),
+                                revision,
+                                lastOperationNumber.get(),
+                                null),
+                        () -> machines.remove(before.id(), old))))
+                .handle((ok, error) -> {
+                    if (error != null) {
+                        machines.remove(successor.id(), next);
+                        throw error instanceof CompletionException c ? c : new CompletionException(error);
+                    }
+                    observer.machineChanged(before, null);
+                    observer.machineChanged(null, successor);
+                    return true;
+                });
+    }
+
+    /** Takes {@code entry} out of the inventory with one durable write. Runs in its change sequence. */
+    CompletableFuture<Void> retire(MachineEntry entry) {
+        Machine m = entry.snapshot();
+        return durable(store.write(StoreWrite.deletion(m.id(), () -> index.remove(entry))))
+                .thenRun(() -> {
+                    remove(entry);
+                    observer.machineChanged(m, null);
+                });
     }
 
     /** A store write's future, failing with a {@link StoreFailure} when the write did. */

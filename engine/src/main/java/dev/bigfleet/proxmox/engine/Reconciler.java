@@ -68,8 +68,7 @@ public final class Reconciler {
         if (rebuild.pending()) {
             rebuild.apply(vms);
         }
-        List<Machine> wanted = seeder.inventory(vms);
-        Map<String, Machine> slotsById = seeder.slotsById();
+        List<Machine> wanted = seeder.inventory(vms, engine.ids());
         List<Machine> unknown = new ArrayList<>();
         int refreshed = 0;
         for (Machine m : wanted) {
@@ -78,7 +77,7 @@ public final class Reconciler {
                 unknown.add(m);
                 continue;
             }
-            Machine slot = slotsById.get(m.id());
+            Machine slot = seeder.slotOf(m.id()).orElse(null);
             if (slot != null
                     && !hasFactsOf(known.get(), slot)
                     && engine.refreshFacts(

@@ -2,24 +2,26 @@ package dev.bigfleet.proxmox.engine;
 
 import dev.bigfleet.proxmox.api.Machine;
 import dev.bigfleet.proxmox.api.MachineState;
+import dev.bigfleet.proxmox.api.SlotMachineId;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.engine.store.FailureRecord;
 import dev.bigfleet.proxmox.engine.store.LastOperation;
 import dev.bigfleet.proxmox.engine.store.OperationOutcome;
 import dev.bigfleet.proxmox.engine.store.OperationRecord;
-import dev.bigfleet.proxmox.engine.store.StoreWrite;
 import dev.bigfleet.proxmox.engine.store.StoredCounters;
 import dev.bigfleet.proxmox.engine.store.StoredMachine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Restart recovery: machines a durable store held are put back as they were, numbering continues
  * after the stored counters, transitions a restart interrupted are driven on (or failed, for a
- * Configure), and Speculative slots no offering backs any more are retired.
+ * Configure), and Speculative machines no offering backs any more (or whose slot a newer machine
+ * holds) are retired.
  */
 final class RestartRecovery {
     private final MachineTable table;
@@ -111,16 +113,25 @@ final class RestartRecovery {
     }
 
     /**
-     * Removes every Speculative machine whose id is not in {@code backed} (no offering renders it any
-     * more), as one group of writes: a shrunk offering must not cost a commit per slot.
+     * Removes every Speculative machine whose slot is not in {@code offered} (no offering renders it
+     * any more, or it names no slot), or whose slot a newer machine holds, as one group of writes: a
+     * shrunk offering must not cost a commit per slot.
      *
      * @return how many were removed
      */
-    int retireUnbacked(Set<String> backed) throws StoreFailure {
+    int retireUnbacked(Set<String> offered) throws StoreFailure {
+        SlotHolders holders = SlotHolders.of(table.ids());
         List<CompletableFuture<Boolean>> retirements = new ArrayList<>();
         for (MachineEntry entry : table.entries()) {
             Machine m = entry.snapshot();
-            if (m.state() == MachineState.SPECULATIVE && !backed.contains(m.id())) {
+            if (m.state() != MachineState.SPECULATIVE) {
+                continue;
+            }
+            Optional<SlotMachineId> slotMachine = SlotMachineId.parse(m.id());
+            boolean backed = slotMachine.isPresent()
+                    && offered.contains(slotMachine.get().slotId())
+                    && !holders.isSuperseded(slotMachine.get());
+            if (!backed) {
                 retirements.add(entry.changes.then(() -> retire(entry)));
             }
         }
@@ -136,12 +147,6 @@ final class RestartRecovery {
         if (m.state() != MachineState.SPECULATIVE || !table.isVisible(entry)) {
             return CompletableFuture.completedFuture(false);
         }
-        return MachineTable.durable(table.store()
-                        .write(StoreWrite.deletion(m.id(), () -> table.index().remove(entry))))
-                .thenApply(done -> {
-                    table.remove(entry);
-                    table.observer().machineChanged(m, null);
-                    return true;
-                });
+        return table.retire(entry).thenApply(done -> true);
     }
 }

@@ -58,6 +58,43 @@ final class RevisionIndex {
         }
     }
 
+    /**
+     * {@link #stamp} of a new machine that takes the place of {@code replaced}, which its write
+     * removes ({@link StoreWrite#deletedMachineId()}): readers see the new machine and stop seeing the
+     * old one at the same instant, so a List holds exactly one of them; {@code alsoAtThatInstant} runs
+     * in that instant too.
+     */
+    CompletableFuture<Void> stampReplacing(
+            MachineEntry replaced,
+            MachineEntry entry,
+            Machine next,
+            LongFunction<StoreWrite> writeFor,
+            Runnable alsoAtThatInstant) {
+        synchronized (stampLock) {
+            long revision = ++this.next;
+            StoreWrite write = writeFor.apply(revision);
+            return store.write(new StoreWrite(
+                    write.machine(),
+                    write.lastOperation(),
+                    write.failure(),
+                    write.operation(),
+                    write.marks(),
+                    write.deletedMachineId(),
+                    revision,
+                    write.lastOperationNumber(),
+                    () -> {
+                        moves.writeLock().lock();
+                        try {
+                            byRevision.remove(replaced.revision(), replaced);
+                            move(entry, next, revision);
+                            alsoAtThatInstant.run();
+                        } finally {
+                            moves.writeLock().unlock();
+                        }
+                    }));
+        }
+    }
+
     /** Runs on the store's writer (or inline for a memory store), in revision order. */
     private void publish(MachineEntry entry, Machine next, long revision) {
         move(entry, next, revision);

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.bigfleet.proxmox.api.CapacityType;
@@ -16,21 +17,29 @@ import dev.bigfleet.proxmox.engine.store.InMemoryStateStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A FAILED machine is cleaned up after its retention, and a transient failure does not fail it at all. */
+/**
+ * A FAILED machine is cleaned up after its retention and its slot offered again by a new machine, and
+ * a transient failure does not fail it at all.
+ */
 class FailedMachineRecoveryTest {
     private static final Duration RETENTION = Duration.ofMillis(200);
 
     private final SubstrateDouble substrate = new SubstrateDouble();
     private final ExecutorService workers = Executors.newCachedThreadPool();
     private final List<TransitionKind> recovered = new CopyOnWriteArrayList<>();
+    private final List<Change> changes = new CopyOnWriteArrayList<>();
     private LifecycleEngine engine;
     private List<String> ids;
+
+    /** A change the engine reported: before or after is null when a machine came or went. */
+    private record Change(Machine before, Machine after) {}
 
     @AfterEach
     void stop() {
@@ -38,6 +47,10 @@ class FailedMachineRecoveryTest {
     }
 
     private void start(Duration retention, Duration timeout) throws Exception {
+        start(retention, timeout, OfferedSlots.ANY);
+    }
+
+    private void start(Duration retention, Duration timeout, OfferedSlots offered) throws Exception {
         InstanceTypeCatalog catalog = InstanceTypeCatalog.builtIn(9000);
         List<Offering> offerings =
                 List.of(new Offering("pve.small", "n1", CapacityType.ON_DEMAND, 6, Map.of("cpu", "1"), Map.of()));
@@ -47,6 +60,11 @@ class FailedMachineRecoveryTest {
             public void failedRecovered(TransitionKind kind) {
                 recovered.add(kind);
             }
+
+            @Override
+            public void machineChanged(Machine before, Machine after) {
+                changes.add(new Change(before, after));
+            }
         };
         engine = new LifecycleEngine(
                 new TransitionWork(substrate, new InventoryPlan("proxmox", catalog, offerings, prices)),
@@ -54,7 +72,9 @@ class FailedMachineRecoveryTest {
                 workers,
                 new InMemoryStateStore(),
                 observer,
-                new RecoveryPolicy(retention, 30));
+                new RecoveryPolicy(retention, 30),
+                FenceFloor.NONE,
+                offered);
         List<Machine> slots = Offerings.renderSlots("proxmox", offerings, catalog, prices);
         engine.addMachines(slots);
         ids = slots.stream().map(Machine::id).toList();
@@ -66,15 +86,20 @@ class FailedMachineRecoveryTest {
         return engine.get(id).orElseThrow();
     }
 
-    /** Runs cleanup passes until the machine is in {@code state}. */
-    private Machine cleanUpUntil(String id, MachineState state) {
+    /**
+     * Runs cleanup passes until the FAILED machine {@code id} has left the inventory and its slot's
+     * next machine, {@code successorId}, has taken its place; returns that machine.
+     */
+    private Machine cleanUpUntilReplaced(String id, String successorId) {
         await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     engine.cleanUpFailedMachines();
-                    return engine.get(id).orElseThrow().state() == state;
+                    return engine.get(id).isEmpty();
                 });
-        return engine.get(id).orElseThrow();
+        Machine successor = engine.get(successorId).orElseThrow();
+        assertThat(successor.state()).isEqualTo(MachineState.SPECULATIVE);
+        return successor;
     }
 
     private void configured(String id) throws Exception {
@@ -85,7 +110,7 @@ class FailedMachineRecoveryTest {
     }
 
     @Test
-    void anUnboundFailedMachineIsDestroyedAndSpeculativeAgainAsAFreshChangeOnceItsRetentionEnds() throws Exception {
+    void anUnboundFailedMachineIsDestroyedAndItsSlotOfferedAgainByANewMachineOnceItsRetentionEnds() throws Exception {
         start(RETENTION, Duration.ofSeconds(5));
         String id = ids.get(0);
         substrate.createFails(id, true);
@@ -95,25 +120,86 @@ class FailedMachineRecoveryTest {
         assertThat(engine.cleanUpFailedMachines())
                 .as("nothing is due before the retention ends")
                 .isZero();
+        byte[] whileFailed = engine.currentCursor();
+        int size = engine.size();
 
-        long before = engine.revision();
-        Machine fresh = cleanUpUntil(id, MachineState.SPECULATIVE);
+        Machine fresh = cleanUpUntilReplaced(id, id + ".2");
 
         assertThat(substrate.holdsVm(id)).isFalse();
         assertThat(substrate.actions).containsExactly("destroy " + id);
         assertThat(fresh.lastError()).isEmpty();
         assertThat(fresh.host().isEmpty()).isTrue();
         assertThat(fresh.cluster()).isEmpty();
+        assertThat(fresh)
+                .as("the slot's facts")
+                .usingRecursiveComparison()
+                .comparingOnlyFields("instanceType", "zone", "capacityType", "pricePerHour", "resources", "labels")
+                .isEqualTo(failed);
         assertThat(failed.lastError()).isNotEmpty();
-        assertThat(engine.revision()).isGreaterThan(before);
-        // the observer hears of the recovery just after the machine is published SPECULATIVE
+        assertThat(engine.size()).as("one machine per slot").isEqualTo(size);
+        assertThat(engine.list(new ListQuery(Set.of(), 0, null)).machines())
+                .extracting(Machine::id)
+                .contains(id + ".2")
+                .doesNotContain(id);
+        assertThat(engine.list(new ListQuery(Set.of(), 0, whileFailed)).machines())
+                .as("a delta since the failure holds the new machine")
+                .extracting(Machine::id)
+                .containsExactly(id + ".2");
+        // the observer hears of the recovery once the new machine is published
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(recovered).containsExactly(TransitionKind.CREATE));
-        // and the slot is creatable again
-        substrate.createFailsTransiently(id, 0);
+        // the FAILED machine is gone for good, and the slot is creatable again under its new id
+        assertThatThrownBy(() -> engine.mutate(MutationRequest.create(id, FenceToken.NONE)))
+                .isInstanceOfSatisfying(
+                        RejectedException.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.NOT_FOUND));
+        engine.mutate(MutationRequest.create(id + ".2", FenceToken.NONE));
+        assertThat(awaitState(id + ".2", MachineState.IDLE).host().isEmpty()).isFalse();
+    }
+
+    @Test
+    void aFailedMachineNeverChangesStateInPlaceAndEachOfItsSlotsMachinesHasANewId() throws Exception {
+        start(RETENTION, Duration.ofSeconds(5));
+        String id = ids.get(0);
+        substrate.createFails(id, true);
+        substrate.createFails(id + ".2", true);
         engine.mutate(MutationRequest.create(id, FenceToken.NONE));
-        assertThat(engine.get(id).orElseThrow().state())
-                .isIn(MachineState.CREATING, MachineState.FAILED, MachineState.IDLE);
+        awaitState(id, MachineState.FAILED);
+        cleanUpUntilReplaced(id, id + ".2");
+        engine.mutate(MutationRequest.create(id + ".2", FenceToken.NONE));
+        awaitState(id + ".2", MachineState.FAILED);
+        cleanUpUntilReplaced(id + ".2", id + ".3");
+
+        assertThat(changes)
+                .as("no change ever takes a machine out of FAILED under the same id")
+                .noneMatch(c -> c.before() != null
+                        && c.after() != null
+                        && c.before().state() == MachineState.FAILED
+                        && c.after().state() != MachineState.FAILED);
+        assertThat(changes)
+                .as("the two FAILED machines left the inventory")
+                .filteredOn(c -> c.after() == null)
+                .extracting(c -> c.before().id())
+                .containsExactly(id, id + ".2");
+    }
+
+    @Test
+    void aSlotNoOfferingRendersAnyMoreIsNotOfferedAgain() throws Exception {
+        start(RETENTION, Duration.ofSeconds(5), slotId -> !slotId.equals(ids.get(0)));
+        String id = ids.get(0);
+        substrate.createFails(id, true);
+        engine.mutate(MutationRequest.create(id, FenceToken.NONE));
+        awaitState(id, MachineState.FAILED);
+        int size = engine.size();
+
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    engine.cleanUpFailedMachines();
+                    return engine.get(id).isEmpty();
+                });
+        assertThat(engine.get(id + ".2")).isEmpty();
+        assertThat(engine.size()).isEqualTo(size - 1);
+        assertThat(substrate.holdsVm(id)).isFalse();
     }
 
     @Test
@@ -142,7 +228,7 @@ class FailedMachineRecoveryTest {
                 .isTrue();
         assertThat(substrate.actions).doesNotContain("destroy " + id);
 
-        Machine fresh = cleanUpUntil(id, MachineState.SPECULATIVE);
+        Machine fresh = cleanUpUntilReplaced(id, id + ".2");
         assertThat(fresh.lastError()).isEmpty();
         assertThat(substrate.actions).endsWith("drain " + id, "destroy " + id);
         assertThat(engine.failedNeedingAttention()).isZero();
@@ -169,8 +255,8 @@ class FailedMachineRecoveryTest {
         assertThat(engine.failure(before).orElseThrow().bound()).isFalse();
         assertThat(engine.failure(after).orElseThrow().bound()).isTrue();
 
-        cleanUpUntil(before, MachineState.SPECULATIVE);
-        cleanUpUntil(after, MachineState.SPECULATIVE);
+        cleanUpUntilReplaced(before, before + ".2");
+        cleanUpUntilReplaced(after, after + ".2");
         assertThat(substrate.actions).doesNotContain("drain " + before).contains("drain " + after);
         assertThat(substrate.actions.indexOf("drain " + after))
                 .isLessThan(substrate.actions.indexOf("destroy " + after));

@@ -35,7 +35,8 @@ class FenceFloorTest {
             new InMemoryStateStore(),
             EngineObserver.NONE,
             RecoveryPolicy.defaults(),
-            new FenceFloor(7));
+            new FenceFloor(7),
+            OfferedSlots.ANY);
     private final String id;
 
     FenceFloorTest() throws Exception {

@@ -61,6 +61,61 @@ class ReconcilerTest {
     }
 
     @Test
+    void aSlotIsHeldByItsNewestMachineAndAMachineThatLeftTheInventoryIsNeverAdoptedBack() throws Exception {
+        String slot = "proxmox/OnDemand/pve.small/n1/000";
+        // the slot's second machine holds it; a VM still carries the id of the first, which left
+        engine.addMachines(List.of(
+                seeder.slotOf(slot).orElseThrow().toBuilder().id(slot + ".2").build()));
+        engine.addMachines(seeder.unheld(engine.ids()));
+        backend.managed.add(new ManagedVm(Optional.of(slot), "n1", 150, true));
+
+        Reconciler.Pass pass = reconciler.runOnce();
+
+        assertThat(pass.added())
+                .as("nothing is added for a slot its newer machine holds")
+                .isZero();
+        assertThat(engine.get(slot)).isEmpty();
+        assertThat(engine.ids()).containsExactlyInAnyOrder(slot + ".2", "proxmox/OnDemand/pve.small/n1/001");
+        assertThat(pass.reaped())
+                .as("the superseded machine's VM has no owner: an orphan")
+                .isEqualTo(1);
+        assertThat(backend.destroyed).containsExactly(150L);
+    }
+
+    @Test
+    void aVmOfASlotsLaterMachineMakesItTheSlotsMachineWhenNothingIsKnown() {
+        String slot = "proxmox/OnDemand/pve.small/n1/001";
+        List<Machine> seeded = seeder.inventory(List.of(
+                new ManagedVm(Optional.of(slot + ".3"), "n1", 160, true),
+                new ManagedVm(Optional.of(slot + ".2"), "n1", 161, true)));
+        assertThat(seeded)
+                .extracting(Machine::id)
+                .as("one machine per slot: the newest, on its VM; the older one's VM is not adopted")
+                .containsExactlyInAnyOrder("proxmox/OnDemand/pve.small/n1/000", slot + ".3");
+        Machine held = seeded.stream()
+                .filter(m -> m.id().equals(slot + ".3"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(held.state()).isEqualTo(MachineState.IDLE);
+        assertThat(held.host().ref()).isEqualTo("n1/160");
+        assertThat(held.instanceType()).isEqualTo("pve.small");
+    }
+
+    @Test
+    void aRestartRetiresASpeculativeMachineANewerOneOfItsSlotSupersedesOrNoOfferingRenders() throws Exception {
+        String slot = "proxmox/OnDemand/pve.small/n1/000";
+        Machine first = seeder.slotOf(slot).orElseThrow();
+        engine.addMachines(List.of(
+                first,
+                first.toBuilder().id(slot + ".2").build(),
+                first.toBuilder().id("proxmox/OnDemand/pve.small/n1/009.4").build()));
+        engine.addMachines(seeder.unheld(engine.ids()));
+
+        assertThat(engine.retireUnbacked(seeder.slotsById().keySet())).isEqualTo(2);
+        assertThat(engine.ids()).containsExactlyInAnyOrder(slot + ".2", "proxmox/OnDemand/pve.small/n1/001");
+    }
+
+    @Test
     void aTaggedVmWithoutASlotIsAddedOnceAndAQuietPassBumpsNoRevision() throws Exception {
         engine.addMachines(seeder.inventory(List.of()));
         backend.managed.add(new ManagedVm(Optional.of("proxmox/OnDemand/pve.small/n1/007"), "n1", 140, true));

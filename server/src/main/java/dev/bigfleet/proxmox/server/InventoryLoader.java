@@ -91,7 +91,7 @@ public final class InventoryLoader {
                 rebuildFromCluster(); // a standby took over the shared store itself: nothing was lost
             }
             RestartOutcome interrupted = engine.resumeInterruptedTransitions(interruption);
-            int added = engine.addMachines(seeder.slots());
+            int added = engine.addMachines(seeder.unheld(engine.ids()));
             int retired = engine.retireUnbacked(backed);
             log.info(
                     "state {}: machines={} interrupted_transitions_resumed={} interrupted_configures_failed={}"

@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.testing;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
+import dev.bigfleet.proxmox.api.SlotMachineId;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc;
 import dev.bigfleet.proxmox.proto.v1alpha1.CapacityProviderGrpc.CapacityProviderBlockingStub;
 import dev.bigfleet.proxmox.proto.v1alpha1.ConfigureRequest;
@@ -157,6 +158,32 @@ public final class LifecycleClient {
     public Machine awaitState(String id, MachineState state, Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(() -> get(id).getState() == state);
         return get(id);
+    }
+
+    /**
+     * Waits until the FAILED machine {@code failedId} has been cleaned up: it left the inventory and
+     * its slot's next machine ({@link SlotMachineId#next()}) is SPECULATIVE in its place. Returns that
+     * machine. Throughout, {@code failedId} is FAILED or gone: a FAILED machine never changes state in
+     * place.
+     */
+    public Machine awaitReplaced(String failedId, Duration atMost) {
+        String successor = SlotMachineId.parse(failedId)
+                .orElseThrow(() -> new IllegalArgumentException("not a slot's machine: " + failedId))
+                .next()
+                .machineId();
+        await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(() -> {
+            List<Machine> now = list();
+            for (Machine m : now) {
+                if (m.getId().equals(failedId) && m.getState() != MachineState.MACHINE_STATE_FAILED) {
+                    throw new AssertionError("FAILED machine " + failedId + " changed in place to " + m.getState());
+                }
+            }
+            return now.stream().noneMatch(m -> m.getId().equals(failedId))
+                    && now.stream()
+                            .anyMatch(m -> m.getId().equals(successor)
+                                    && m.getState() == MachineState.MACHINE_STATE_SPECULATIVE);
+        });
+        return get(successor);
     }
 
     /** The text of {@code /metrics}. */

@@ -77,7 +77,7 @@ class FailedRecoveryOnSimulatorTest {
             try (provider) {
                 provider.replica(0).start();
                 LifecycleClient client = provider.client();
-                Machine recovered = client.awaitState(id, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
+                Machine recovered = client.awaitReplaced(id, RECOVERY);
                 assertThat(recovered.getLastError()).isEmpty();
                 assertThat(cluster.simulator().vm(leftBehind.get(0)))
                         .as("its VM is destroyed")
@@ -85,9 +85,9 @@ class FailedRecoveryOnSimulatorTest {
                 assertThat(client.metric("bigfleet_proxmox_failed_recovered_total{kind=\"create\"}"))
                         .hasValue(1.0);
 
-                client.create(id);
-                Machine created = client.awaitState(id, MachineState.MACHINE_STATE_IDLE, RECOVERY);
-                assertThat(cluster.clonesByMachine().get(id)).containsExactly((int) vmid(created));
+                client.create(recovered.getId());
+                Machine created = client.awaitState(recovered.getId(), MachineState.MACHINE_STATE_IDLE, RECOVERY);
+                assertThat(cluster.clonesByMachine().get(recovered.getId())).containsExactly((int) vmid(created));
             }
         }
     }
@@ -166,7 +166,7 @@ class FailedRecoveryOnSimulatorTest {
 
                 // the budget lets go: the next cleanup drains, then destroys
                 cluster.simulator().guest((int) keptVm).sh("rm /etc/stand-in/kubectl-drain-fails");
-                Machine recovered = client.awaitState(kept, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
+                Machine recovered = client.awaitReplaced(kept, RECOVERY);
                 assertThat(recovered.getHost().getRef()).isEmpty();
                 assertThat(cluster.simulator().vm((int) keptVm)).isEmpty();
                 List<RecordedRequest> requests = cluster.simulator().requests();
@@ -174,7 +174,7 @@ class FailedRecoveryOnSimulatorTest {
                 int destroy = lastIndex(requests, "DELETE", "/qemu/" + keptVm);
                 assertThat(lastExec).as("the drain ran").isNotNegative();
                 assertThat(destroy).as("destroyed after the drain").isGreaterThan(lastExec);
-                client.awaitState(lost, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
+                client.awaitReplaced(lost, RECOVERY);
                 assertThat(client.metric("bigfleet_proxmox_failed_needs_attention"))
                         .hasValue(0.0);
                 assertThat(client.metric("bigfleet_proxmox_hourly_cost_usd")).hasValue(0.0);

@@ -91,10 +91,10 @@ class LivingClusterOnSimulatorTest {
             } finally {
                 broken.accept(false);
             }
-            client.awaitState(onPve2, MachineState.MACHINE_STATE_SPECULATIVE, WAIT);
+            String next = client.awaitReplaced(onPve2, WAIT).getId();
             Thread.sleep(NODE_READING_MILLIS);
-            client.create(onPve2);
-            Machine created = client.awaitState(onPve2, MachineState.MACHINE_STATE_IDLE, WAIT);
+            client.create(next);
+            Machine created = client.awaitState(next, MachineState.MACHINE_STATE_IDLE, WAIT);
             assertThat(vmNode(created)).isEqualTo("pve2");
         }
     }

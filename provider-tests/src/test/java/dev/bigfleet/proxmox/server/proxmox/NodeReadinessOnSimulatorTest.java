@@ -130,7 +130,7 @@ class NodeReadinessOnSimulatorTest {
                     .contains("did not become Ready")
                     .contains("is not Ready (Ready=False)")
                     .doesNotContain("abcdef.0123456789abcdef");
-            client.awaitState(m.getId(), MachineState.MACHINE_STATE_SPECULATIVE, WAIT);
+            client.awaitReplaced(m.getId(), WAIT);
             assertThat(cluster.simulator().vm(vm)).as("its VM is destroyed").isEmpty();
             // the probes ended with the Configure: a guest command after it is the cleanup's drain
             List<RecordedRequest> after = cluster.simulator().requests();

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * FAILED machines recover, seen from outside a provider process on the fake backend with a state
  * file and a short {@code --failed-retention}, with a SIGKILL and a restart in the middle: an
- * unbound machine (failed in Create) is SPECULATIVE again and then creates; a bound one (failed in
+ * unbound machine (failed in Create) leaves the inventory and its slot's next machine, SPECULATIVE,
+ * takes its place and creates, and holds the slot after a restart; a bound one (failed in
  * Drain) is drained again before its VM is destroyed, and stays FAILED, counted as needing
  * attention, for as long as that drain fails, across a restart too (read with the cleanup off);
  * a machine cleaned up no longer counts in the hourly cost. The fake keeps its VMs in memory, so
@@ -49,7 +51,7 @@ class FailedRecoveryTest {
     }
 
     @Test
-    void anUnboundFailedMachineIsSpeculativeAgainAfterARestartAndTheRetentionAndCreatesAgain() throws Exception {
+    void anUnboundFailedMachineLeavesAfterARestartAndTheRetentionAndANewMachineOfItsSlotCreates() throws Exception {
         String id;
         // a Create timeout shorter than a clone plus a start: the Create fails, unbound
         try (TestingProvider first = provider("15s", "--create-timeout", "150ms")) {
@@ -67,15 +69,30 @@ class FailedRecoveryTest {
                     .as("FAILED until its retention ends")
                     .isEqualTo(MachineState.MACHINE_STATE_FAILED);
 
-            Machine recovered = client.awaitState(id, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
+            Machine recovered = client.awaitReplaced(id, RECOVERY);
 
+            assertThat(recovered.getId()).isEqualTo(id + ".2");
             assertThat(recovered.getLastError()).isEmpty();
             assertThat(recovered.getHost().getRef()).isEmpty();
             assertThat(recovered.getCluster()).isEmpty();
             assertThat(client.metric("bigfleet_proxmox_failed_recovered_total{kind=\"create\"}"))
                     .hasValue(1.0);
-            client.create(id);
-            Machine created = client.awaitState(id, MachineState.MACHINE_STATE_IDLE, RECOVERY);
+            assertThatThrownBy(() -> client.get(id))
+                    .as("the FAILED machine left the inventory")
+                    .hasMessageContaining("NOT_FOUND");
+            second.kill();
+        }
+
+        try (TestingProvider third = provider("15s")) {
+            LifecycleClient client = third.client();
+            assertThat(client.list())
+                    .as("after a restart the slot is still held by its new machine, once")
+                    .extracting(Machine::getId)
+                    .contains(id + ".2")
+                    .doesNotContain(id);
+            assertThat(client.get(id + ".2").getState()).isEqualTo(MachineState.MACHINE_STATE_SPECULATIVE);
+            client.create(id + ".2");
+            Machine created = client.awaitState(id + ".2", MachineState.MACHINE_STATE_IDLE, RECOVERY);
             assertThat(created.getHost().getRef()).isNotEmpty();
         }
     }
@@ -106,7 +123,7 @@ class FailedRecoveryTest {
                     .isCloseTo(both, within(1e-9));
 
             // the drain that failed once succeeds when the cleanup drains again: then the VM is destroyed
-            Machine recovered = client.awaitState(once, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
+            Machine recovered = client.awaitReplaced(once, RECOVERY);
             assertThat(recovered.getHost().getRef()).isEmpty();
             assertThat(client.metric("bigfleet_proxmox_failed_recovered_total{kind=\"drain\"}"))
                     .hasValue(1.0);
@@ -142,13 +159,13 @@ class FailedRecoveryTest {
         try (TestingProvider third = provider("4s")) {
             LifecycleClient client = third.client();
             // the fake lost its VMs with the process: nothing is left to drain, so the machine recovers
-            Machine recovered = client.awaitState(always, MachineState.MACHINE_STATE_SPECULATIVE, RECOVERY);
+            Machine recovered = client.awaitReplaced(always, RECOVERY);
             assertThat(recovered.getHost().getRef()).isEmpty();
             assertThat(client.metric("bigfleet_proxmox_hourly_cost_usd")).hasValue(0.0);
             assertThat(client.metric("bigfleet_proxmox_failed_needs_attention")).hasValue(0.0);
             assertThat(client.adminApi("/api/v1/summary")).contains("\"holding_vm\":0");
-            client.create(always);
-            client.awaitState(always, MachineState.MACHINE_STATE_IDLE, RECOVERY);
+            client.create(recovered.getId());
+            client.awaitState(recovered.getId(), MachineState.MACHINE_STATE_IDLE, RECOVERY);
         }
     }
 

@@ -248,7 +248,7 @@ public final class ProviderFlags {
             paramLabel = "DURATION",
             converter = FlagTypes.GoDurationConverter.class,
             description =
-                    "How long a FAILED machine stays as it is before it is cleaned up and its slot freed; 0 keeps it (default 30m).")
+                    "How long a FAILED machine stays as it is before it is cleaned up and its slot offered again under a new machine id; 0 keeps it (default 30m).")
     Duration failedRetention = Duration.ofMinutes(30);
 
     @Option(

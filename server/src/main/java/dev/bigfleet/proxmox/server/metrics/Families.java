@@ -72,7 +72,7 @@ public final class Families {
             counter(PREFIX + "store_commit_errors_total", "Changes the state store failed to make durable.");
     public static final MetricFamily FAILED_RECOVERED = counter(
             PREFIX + "failed_recovered_total",
-            "FAILED machines cleaned up and made SPECULATIVE again, by the transition they had failed in.",
+            "FAILED machines cleaned up and their slot offered again by a new machine, by the transition they had failed in.",
             "kind");
     public static final MetricFamily REBUILT_MACHINES = counter(
             PREFIX + "rebuilt_machines_total",

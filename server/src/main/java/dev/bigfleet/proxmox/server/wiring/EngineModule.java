@@ -7,7 +7,9 @@ import com.google.inject.name.Named;
 import dev.bigfleet.proxmox.engine.EngineObserver;
 import dev.bigfleet.proxmox.engine.FenceFloor;
 import dev.bigfleet.proxmox.engine.InventoryPlan;
+import dev.bigfleet.proxmox.engine.InventorySeeder;
 import dev.bigfleet.proxmox.engine.LifecycleEngine;
+import dev.bigfleet.proxmox.engine.OfferedSlots;
 import dev.bigfleet.proxmox.engine.OrphanPolicy;
 import dev.bigfleet.proxmox.engine.RecoveryPolicy;
 import dev.bigfleet.proxmox.engine.TransitionTimeouts;
@@ -50,6 +52,7 @@ public final class EngineModule extends AbstractModule {
         bind(OrphanPolicy.class).toInstance(orphans);
         bind(RecoveryPolicy.class).toInstance(recovery);
         bind(FenceFloor.class).toInstance(fenceFloor);
+        bind(OfferedSlots.class).to(InventorySeeder.class);
     }
 
     @Provides
