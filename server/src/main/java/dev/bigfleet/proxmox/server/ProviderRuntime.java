@@ -35,6 +35,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Starts and stops the wired provider in order: probes first (answering "not ready"), then the
@@ -160,7 +161,7 @@ public final class ProviderRuntime {
 
     private void logServing() {
         // key-value pairs, so --log-format json carries them as fields
-        log.atInfo()
+        LoggingEventBuilder line = log.atInfo()
                 .addKeyValue(
                         "addr",
                         grpcPort() < 0
@@ -168,8 +169,12 @@ public final class ProviderRuntime {
                                 : grpcConfig.address().host() + ":" + grpcPort())
                 .addKeyValue("provider", plan.providerLabel())
                 .addKeyValue("proxmox_backend", backendConfig.name())
-                .addKeyValue("security", grpcConfig.security())
-                .addKeyValue("offerings", plan.offerings().size())
+                .addKeyValue("security", grpcConfig.security());
+        if (grpcConfig.mutualTls()) {
+            line = line.addKeyValue(
+                    "unnamed_clients", grpcConfig.unnamedClients().flagValue());
+        }
+        line.addKeyValue("offerings", plan.offerings().size())
                 .addKeyValue(
                         "zones",
                         String.join(

@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A throwaway CA made with openssl, with a server certificate for {@code 127.0.0.1} and {@code
  * localhost}, a client certificate it signs, and a second CA with a client certificate of its own
- * (one the server must refuse). Keys are PKCS#8 (as Netty wants them), readable by their owner only
- * (as PostgreSQL wants them); certificates are valid for two days.
+ * (one the server must refuse); more client certificates, with URI SANs such as a BigFleet shard's
+ * {@code bigfleet://shard/<id>}, on demand ({@link #client}, {@link #otherCaClient}). Keys are
+ * PKCS#8 (as Netty wants them), readable by their owner only (as PostgreSQL wants them);
+ * certificates are valid for two days.
  */
 public final class TestingCertificates {
     private final Path dir;
@@ -71,6 +73,35 @@ public final class TestingCertificates {
 
     public Path otherClientKey() {
         return dir.resolve("other-client.key");
+    }
+
+    /**
+     * A client certificate signed by {@link #caCert()}, with {@code uris} as its URI SANs (none:
+     * no subjectAltName), its subject {@code CN=name}; written as {@code name.pem} and {@code
+     * name.key}.
+     */
+    public ClientCertificate client(String name, String... uris) throws IOException {
+        return issueClient(name, "ca", uris);
+    }
+
+    /** A client certificate as {@link #client} makes one, signed by {@link #otherCaCert()} instead. */
+    public ClientCertificate otherCaClient(String name, String... uris) throws IOException {
+        return issueClient(name, "other-ca", uris);
+    }
+
+    private ClientCertificate issueClient(String name, String ca, String... uris) throws IOException {
+        if (!name.matches("[a-z0-9][a-z0-9-]*") || Files.exists(dir.resolve(name + ".pem"))) {
+            throw new IllegalArgumentException("not a new certificate name: " + name);
+        }
+        StringBuilder extensions = new StringBuilder("extendedKeyUsage=clientAuth");
+        if (uris.length > 0) {
+            extensions.append("\nsubjectAltName=");
+            for (int i = 0; i < uris.length; i++) {
+                extensions.append(i == 0 ? "" : ",").append("URI:").append(uris[i]);
+            }
+        }
+        leaf(name, ca, extensions.toString());
+        return new ClientCertificate(dir.resolve(name + ".pem"), dir.resolve(name + ".key"));
     }
 
     private void ca(String name, String commonName) throws IOException {

@@ -49,7 +49,9 @@ final class MetricsPage implements ReferencePage {
                 + " serves these families in the Prometheus text format. Some need a setting or a backend to"
                 + " appear: " + Markdown.code("bigfleet_proxmox_node_schedulable") + " has a series per node of "
                 + Markdown.code("--nodes") + ", " + Markdown.code("bigfleet_proxmox_state_file_bytes")
-                + " needs an SQLite " + Markdown.code("--state") + ", and "
+                + " needs an SQLite " + Markdown.code("--state") + ", "
+                + Markdown.code("bigfleet_proxmox_identity_refusals_total") + " client certificates ("
+                + Markdown.code("--tls-ca") + "), and "
                 + Markdown.code("bigfleet_proxmox_api_up") + " and "
                 + Markdown.code("bigfleet_proxmox_api_breaker_open")
                 + " a backend that reports its API's health (the real one).");

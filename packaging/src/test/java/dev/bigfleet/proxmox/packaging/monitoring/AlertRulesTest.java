@@ -23,7 +23,7 @@ class AlertRulesTest {
         assertThat(Commands.run(List.of(promtool.toString(), "check", "rules", RULES.toString()))
                         .ok()
                         .output())
-                .contains("SUCCESS: 8 rules found");
+                .contains("SUCCESS: 9 rules found");
         assertThat(Commands.run(List.of(promtool.toString(), "test", "rules", TESTS.toString()))
                         .ok()
                         .output())

@@ -153,13 +153,14 @@ class MetricsEndpointTest {
         }
         Set<String> documented = ReferenceMetricsPage.families(ReferenceMetricsPage.FILE);
         assertThat(documented).as("families on docs/reference/metrics.md").containsAll(exported);
-        // exported only by a backend that reports whether its API answers (the real one), with --state, or
-        // with --nodes (one series per node)
+        // exported only by a backend that reports whether its API answers (the real one), with --state,
+        // with --nodes (one series per node), or with --tls-ca (client certificates)
         Set<String> apiOnly = Set.of(
                 "bigfleet_proxmox_api_up",
                 "bigfleet_proxmox_api_breaker_open",
                 "bigfleet_proxmox_state_file_bytes",
-                "bigfleet_proxmox_node_schedulable");
+                "bigfleet_proxmox_node_schedulable",
+                "bigfleet_proxmox_identity_refusals_total");
         assertThat(documented)
                 .as("documented families this provider does not export")
                 .allMatch(f -> exported.contains(f) || apiOnly.contains(f));

@@ -22,6 +22,7 @@ import dev.bigfleet.proxmox.server.config.OfferingsFile;
 import dev.bigfleet.proxmox.server.config.RuntimeConfig;
 import dev.bigfleet.proxmox.server.config.StateConfig;
 import dev.bigfleet.proxmox.server.config.TlsFiles;
+import dev.bigfleet.proxmox.server.config.UnnamedClients;
 import dev.bigfleet.proxmox.server.plugin.LoadedBackend;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import dev.bigfleet.proxmox.spi.BackendOptions;
@@ -82,7 +83,7 @@ public final class ConfigLoader {
                     (f.offerings == null ? "" : "--offerings " + f.offerings + ": ") + e.getMessage());
         }
         StateConfig state = StateFlags.load(f);
-        GrpcConfig grpc = new GrpcConfig(f.addr, tls(TlsFiles.Flags.GRPC, f.tlsCert, f.tlsKey, f.tlsCa), f.reflection);
+        GrpcConfig grpc = grpcConfig(f);
         HttpConfig http = httpConfig(f);
         return new ProviderConfigs(
                 observability(command),
@@ -191,6 +192,16 @@ public final class ConfigLoader {
         List<Offering> offerings = new ArrayList<>(generated);
         offerings.addAll(backend.backend().defaultOfferings(backend.options(), generated));
         return offerings;
+    }
+
+    private static GrpcConfig grpcConfig(ProviderFlags f) throws ConfigException {
+        if (f.tlsUnnamedClients == UnnamedClients.MUTATE && f.tlsCa == null) {
+            // without client certificates every client may mutate anyway: the flag would promise a check
+            throw new ConfigException("--tls-unnamed-clients=mutate: set without --tls-ca (no client certificates to"
+                    + " tell shards from other clients)");
+        }
+        return new GrpcConfig(
+                f.addr, tls(TlsFiles.Flags.GRPC, f.tlsCert, f.tlsKey, f.tlsCa), f.reflection, f.tlsUnnamedClients);
     }
 
     private static HttpConfig httpConfig(ProviderFlags f) throws ConfigException {

@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.server.cli;
 import dev.bigfleet.proxmox.api.GoDuration;
 import dev.bigfleet.proxmox.server.config.ListenAddress;
 import dev.bigfleet.proxmox.server.config.NodeList;
+import dev.bigfleet.proxmox.server.config.UnnamedClients;
 import dev.bigfleet.proxmox.server.logging.LogFormat;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
@@ -57,6 +58,15 @@ final class FlagTypes {
         public LogFormat convert(String value) {
             return LogFormat.parse(value)
                     .orElseThrow(() -> new TypeConversionException("\"" + value + "\" is not text or json"));
+        }
+    }
+
+    /** {@code read} or {@code mutate}. */
+    static final class UnnamedClientsConverter implements ITypeConverter<UnnamedClients> {
+        @Override
+        public UnnamedClients convert(String value) {
+            return UnnamedClients.parse(value)
+                    .orElseThrow(() -> new TypeConversionException("\"" + value + "\" is not read or mutate"));
         }
     }
 

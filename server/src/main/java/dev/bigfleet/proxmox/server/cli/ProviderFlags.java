@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.server.cli;
 
 import dev.bigfleet.proxmox.server.config.ListenAddress;
 import dev.bigfleet.proxmox.server.config.NodeList;
+import dev.bigfleet.proxmox.server.config.UnnamedClients;
 import dev.bigfleet.proxmox.server.logging.LogFormat;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -198,8 +199,17 @@ public final class ProviderFlags {
     @Option(
             names = "--tls-ca",
             paramLabel = "FILE",
-            description = "Client CA (PEM): require and verify client certificates.")
+            description = "Client CA (PEM): require and verify client certificates; a certificate with a"
+                    + " bigfleet://shard/ID URI may only mutate with fence tokens of shard ID.")
     Path tlsCa;
+
+    @Option(
+            names = "--tls-unnamed-clients",
+            paramLabel = "MODE",
+            converter = FlagTypes.UnnamedClientsConverter.class,
+            description = "With --tls-ca: what a client certificate naming no shard may do: read, or mutate too, in"
+                    + " any shard's name, for tools such as bigfleetctl (default read).")
+    UnnamedClients tlsUnnamedClients = UnnamedClients.READ;
 
     @Option(
             names = "--transition-timeout",

@@ -14,10 +14,16 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
-/** Builds the gRPC server: the provider service behind its interceptors, health, reflection and TLS. */
+/**
+ * Builds the gRPC server: the provider service behind its interceptors, health, reflection and TLS;
+ * under mTLS, the service's mutations also behind the check of the client certificate's shard.
+ */
 public final class GrpcServerFactory {
     private GrpcServerFactory() {}
 
@@ -29,16 +35,23 @@ public final class GrpcServerFactory {
             LoggingInterceptor logging,
             RecoveryInterceptor recovery,
             StandbyInterceptor standby,
+            Optional<ShardIdentityInterceptor> identity,
             ServerInterceptor metrics)
             throws ConfigException {
+        // the last one runs first: logging outermost, so it also records the INTERNAL that recovery
+        // produces, the UNAVAILABLE of a standby and the PERMISSION_DENIED of a certificate that may
+        // not send a call's fence token; the identity check runs before the engine sees the call
+        List<ServerInterceptor> interceptors = new ArrayList<>();
+        interceptors.add(recovery);
+        identity.ifPresent(interceptors::add);
+        interceptors.add(standby);
+        interceptors.add(logging);
         NettyServerBuilder builder = NettyServerBuilder.forAddress(
                         config.address().toSocketAddress())
                 // no handler blocks (mutations complete asynchronously, Lists run on their own
                 // threads), so calls skip the hop from the transport thread to an executor
                 .directExecutor()
-                // logging is outermost, so it also records the INTERNAL that recovery produces and
-                // the UNAVAILABLE of a standby
-                .addService(ServerInterceptors.intercept(service, recovery, standby, logging))
+                .addService(ServerInterceptors.intercept(service, interceptors))
                 .addService(health.getHealthService())
                 // server-wide, so every unary call is counted, the health Check included
                 .intercept(metrics)

@@ -64,6 +64,12 @@ public final class Families {
             "state");
     public static final MetricFamily FENCED = counter(
             PREFIX + "fenced_total", "Mutations refused by the fence (stale shard token), by transition kind.", "kind");
+    public static final MetricFamily IDENTITY_REFUSALS = counter(
+            PREFIX + "identity_refusals_total",
+            "With --tls-ca: mutations refused because the client certificate may not use their fence token, by"
+                    + " reason (shard_mismatch, unnamed_client, read_only_client, ambiguous_identity or"
+                    + " unrecognized_identity).",
+            "reason");
     public static final MetricFamily STORE_COMMIT_DURATION = histogram(
             PREFIX + "store_commit_duration_seconds",
             "Time from queueing a change to the state store until it is durable (group commit included).",

@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.wiring;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.bigfleet.proxmox.server.config.GrpcConfig;
@@ -9,11 +10,13 @@ import dev.bigfleet.proxmox.server.grpc.GrpcServerFactory;
 import dev.bigfleet.proxmox.server.grpc.LoggingInterceptor;
 import dev.bigfleet.proxmox.server.grpc.RecoveryInterceptor;
 import dev.bigfleet.proxmox.server.grpc.RpcMetricsInterceptor;
+import dev.bigfleet.proxmox.server.grpc.ShardIdentityInterceptor;
 import dev.bigfleet.proxmox.server.grpc.StandbyInterceptor;
 import dev.bigfleet.proxmox.server.metrics.ProviderMetrics;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import io.grpc.Server;
 import io.grpc.protobuf.services.HealthStatusManager;
+import java.util.Optional;
 
 /** The gRPC server and what it serves. */
 public final class GrpcModule extends AbstractModule {
@@ -45,10 +48,20 @@ public final class GrpcModule extends AbstractModule {
             LoggingInterceptor logging,
             RecoveryInterceptor recovery,
             StandbyInterceptor standby,
+            Provider<ShardIdentityInterceptor> identity,
             RpcMetricsInterceptor rpcMetrics,
             ProviderMetrics metrics)
             throws ConfigException {
         metrics.countPanics(recovery::recoveredCount);
-        return GrpcServerFactory.build(config, service, health, logging, recovery, standby, rpcMetrics);
+        // only client certificates carry an identity: without them the check is not there at all
+        return GrpcServerFactory.build(
+                config,
+                service,
+                health,
+                logging,
+                recovery,
+                standby,
+                config.mutualTls() ? Optional.of(identity.get()) : Optional.empty(),
+                rpcMetrics);
     }
 }

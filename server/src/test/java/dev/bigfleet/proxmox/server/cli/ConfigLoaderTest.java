@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bigfleet.proxmox.api.Offering;
 import dev.bigfleet.proxmox.api.TransitionKind;
 import dev.bigfleet.proxmox.server.config.ListenAddress;
+import dev.bigfleet.proxmox.server.config.UnnamedClients;
 import dev.bigfleet.proxmox.server.startup.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,6 +54,8 @@ class ConfigLoaderTest {
         assertThat(c.runtime().reconcileInterval()).isEqualTo(Duration.ofMinutes(2));
         assertThat(c.grpc().reflection()).isTrue();
         assertThat(c.grpc().security()).isEqualTo("insecure");
+        assertThat(c.grpc().mutualTls()).isFalse();
+        assertThat(c.grpc().unnamedClients()).isEqualTo(UnnamedClients.READ);
     }
 
     @Test
@@ -143,6 +146,11 @@ class ConfigLoaderTest {
                 Arguments.of(
                         List.of("--use-fake-backend", "--tls-ca", "ca.pem"),
                         "--tls-ca: set without --tls-cert/--tls-key"),
+                Arguments.of(
+                        List.of("--use-fake-backend", "--tls-unnamed-clients", "mutate"),
+                        "--tls-unnamed-clients=mutate: set without --tls-ca"),
+                Arguments.of(
+                        List.of("--use-fake-backend", "--tls-unnamed-clients", "everything"), "--tls-unnamed-clients"),
                 Arguments.of(
                         List.of("--use-fake-backend", "--tls-cert", "/nonexistent/c", "--tls-key", "/nonexistent/k"),
                         "--tls-cert /nonexistent/c: not a readable file"),
