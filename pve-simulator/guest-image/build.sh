@@ -9,12 +9,18 @@
 #   pve-simulator/guest-image/build.sh --vm     # prints the directory holding guest.qcow2,
 #                                               # vmlinuz and initrd.img
 #
+# Standard output is that one line and nothing else, so a caller can take it as the path; whatever
+# the build's tools print goes to standard error.
+#
 # The result is cached in a directory named after the SHA-256 of this script, the stand-ins and
 # the hooks, under $BIGFLEET_GUEST_IMAGE_CACHE (default: ~/.cache/bigfleet-guest-image, or
 # /var/cache/bigfleet-guest-image for root); a second run with the same inputs builds nothing.
 # Needs root (mmdebstrap keeps the files' owners), mmdebstrap and Debian's package mirror; --vm
 # also needs qemu-img and mkfs.ext4 (e2fsprogs).
 set -euo pipefail
+
+# fd 3 is the caller's standard output, kept for the result; every tool below writes to stderr
+exec 3>&1 1>&2
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 kit="$here/../../deploy/proxmox"
@@ -66,7 +72,7 @@ if [[ ! -d "$out/rootfs" ]]; then
 fi
 
 if ! $want_vm; then
-  echo "$out/rootfs"
+  echo "$out/rootfs" >&3
   exit 0
 fi
 
@@ -100,4 +106,4 @@ if [[ ! -f "$out/vm/guest.qcow2" ]]; then
   rm -f "$work/vm/guest.raw"
   mv "$work/vm" "$out/vm"
 fi
-echo "$out/vm"
+echo "$out/vm" >&3
