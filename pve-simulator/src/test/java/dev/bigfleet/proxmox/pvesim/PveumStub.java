@@ -18,10 +18,8 @@ import java.util.regex.Pattern;
  * kit may use, checks each command line (positional arguments, options, their values) and every
  * privilege name against {@link Privileges} of the PVE version it plays, and keeps users, tokens,
  * roles, pools and ACLs in a state file so a second run meets what the first made. Failures are
- * answered as pveum does: the message on stderr, exit status 255.
- *
- * <p>Environment: {@code PVEUM_STUB_DIR} (state and the log of every command line), {@code
- * PVEUM_STUB_PVE} (8 or 9).
+ * answered as pveum does: the message on stderr, exit status 255. {@link PveumStubServer} serves it
+ * to a {@code pveum} command on the script's PATH.
  */
 public final class PveumStub {
     /** Roles every Proxmox VE installation has (pve-access-control's special roles); none can be added. */
@@ -65,8 +63,14 @@ public final class PveumStub {
         this.state = state;
     }
 
-    public static void main(String[] args) throws IOException {
-        Path dir = Path.of(System.getenv("PVEUM_STUB_DIR"));
+    /** What one pveum command line answered: its exit status and what it printed. */
+    record Answer(int exit, String out, String err) {}
+
+    /**
+     * Runs one pveum command line against the state in {@code dir} as PVE {@code pveVersion} would,
+     * logging it to {@code calls.log} there.
+     */
+    static Answer call(Path dir, int pveVersion, List<String> args) throws IOException {
         Files.writeString(
                 dir.resolve("calls.log"),
                 String.join("\u001f", args) + "\n",
@@ -74,15 +78,13 @@ public final class PveumStub {
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
         StubState state = StubState.load(dir.resolve("state"));
-        PveumStub stub = new PveumStub(Privileges.of(Integer.parseInt(System.getenv("PVEUM_STUB_PVE"))), state);
+        PveumStub stub = new PveumStub(Privileges.of(pveVersion), state);
         try {
-            String out = stub.run(List.of(args));
+            String out = stub.run(args);
             state.save();
-            System.out.print(out);
-            System.exit(0);
+            return new Answer(0, out, "");
         } catch (Refused e) {
-            System.err.println(e.getMessage());
-            System.exit(255);
+            return new Answer(255, "", e.getMessage() + "\n");
         }
     }
 

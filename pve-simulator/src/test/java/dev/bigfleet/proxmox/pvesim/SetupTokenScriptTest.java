@@ -3,7 +3,6 @@ package dev.bigfleet.proxmox.pvesim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -15,12 +14,14 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code deploy/proxmox/setup-token.sh} against {@link PveumStub}, a {@code pveum} that checks every
- * command line and privilege name against the privileges of the PVE version it plays.
+ * command line and privilege name against the privileges of the PVE version it plays (served by
+ * {@link PveumStubServer}, so a call costs a loopback round trip, not a JVM start).
  */
 class SetupTokenScriptTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -41,27 +42,28 @@ class SetupTokenScriptTest {
 
     private record Run(int exit, String out, String err) {}
 
+    /** The pveum the scripts of this test call, playing the PVE version of the last {@link #run}. */
+    private PveumStubServer stub;
+
+    @AfterEach
+    void stopStub() throws IOException {
+        if (stub != null) {
+            stub.close();
+        }
+    }
+
     private Run run(int pveVersion, String... args) throws IOException, InterruptedException {
         Path bin = Files.createDirectories(dir.resolve("bin"));
-        Path stub = bin.resolve("pveum");
-        String classes = Path.of("target/classes").toAbsolutePath() + ":"
-                + Path.of("target/test-classes").toAbsolutePath();
-        Files.writeString(
-                stub,
-                "#!/bin/sh\nexec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -cp '" + classes
-                        + "' dev.bigfleet.proxmox.pvesim.PveumStub \"$@\"\n",
-                StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(stub, PosixFilePermissions.fromString("rwxr-xr-x"));
+        stopStub();
+        stub = PveumStubServer.install(bin, dir, pveVersion);
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-        pb.environment().put("PVEUM_STUB_DIR", dir.toString());
-        pb.environment().put("PVEUM_STUB_PVE", String.valueOf(pveVersion));
         pb.redirectOutput(dir.resolve("out").toFile())
                 .redirectError(dir.resolve("err").toFile());
         Process p = pb.start();
-        assertThat(p.waitFor(180, TimeUnit.SECONDS))
+        assertThat(p.waitFor(60, TimeUnit.SECONDS))
                 .as("setup-token.sh finished")
                 .isTrue();
         return new Run(p.exitValue(), Files.readString(dir.resolve("out")), Files.readString(dir.resolve("err")));
@@ -206,8 +208,6 @@ class SetupTokenScriptTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("printed.out").toFile());
         p.environment().put("PATH", dir.resolve("bin") + ":" + System.getenv("PATH"));
-        p.environment().put("PVEUM_STUB_DIR", dir.toString());
-        p.environment().put("PVEUM_STUB_PVE", "9");
         Process running = p.start();
         assertThat(running.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(running.exitValue())
