@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Delete: find the VM by VMID, prove it is the machine's, hard-stop it, destroy it with
  * {@code purge=1} and {@code destroy-unreferenced-disks=1}, and wait. A VM that is already gone,
- * or vanishes along the way, counts as destroyed.
+ * or vanishes along the way, counts as destroyed; so does one whose VMID another VM holds by then
+ * (that VM is left untouched).
  */
 final class VmDestroyer {
     private static final Logger log = LoggerFactory.getLogger(VmDestroyer.class);
@@ -35,25 +36,24 @@ final class VmDestroyer {
 
     /** @return whether a VM was destroyed, and the disks Proxmox could not remove with it */
     DestroyedVm destroy(VmTarget target, OperationContext context) throws BackendException {
-        String what = "delete";
-        Optional<OwnedVm> found = guard.find(what, target);
-        if (found.isEmpty()) {
-            log.debug("VM {} of machine {} is already gone", target.hostRef(), target.machineId());
+        VmLookup found = guard.lookup("delete", target);
+        if (found.owned().isEmpty()) {
+            log.info("VM {} of machine {} is already gone ({})", target.hostRef(), target.machineId(), found.absence());
             return DestroyedVm.NONE;
         }
-        OwnedVm vm = found.get();
+        OwnedVm vm = found.owned().get();
         if (!vm.listing().status().equals("stopped")) {
             // running, or not yet sampled: a stop of a stopped VM is a harmless no-op
-            if (!stop(vm, context)) {
+            if (!stop(vm, target, context)) {
                 return DestroyedVm.NONE;
             }
         }
-        Optional<Upid> upid = requestDestroy(vm, context);
+        Optional<Upid> upid = requestDestroy(vm, target, context);
         if (upid.isEmpty()) {
             return DestroyedVm.NONE;
         }
         TaskStatus status = tasks.await(upid.get(), "destroy VM " + vm.ref(), context);
-        if (!status.succeeded() && present(vm)) {
+        if (!status.succeeded() && present(target)) {
             throw new BackendException("destroy VM " + vm.ref() + ": task failed: " + status.failure());
         }
         List<String> disksLeft = status.warned() ? disksLeft(upid.get()) : List.of();
@@ -83,7 +83,7 @@ final class VmDestroyer {
     }
 
     /** @return false when the VM turned out to be gone already */
-    private boolean stop(OwnedVm vm, OperationContext context) throws BackendException {
+    private boolean stop(OwnedVm vm, VmTarget target, OperationContext context) throws BackendException {
         Upid upid;
         try {
             upid = api.stop(vm.node(), vm.vmid());
@@ -95,7 +95,7 @@ final class VmDestroyer {
         }
         TaskStatus status = tasks.await(upid, "stop VM " + vm.ref(), context);
         if (!status.succeeded()) {
-            if (!present(vm)) {
+            if (!present(target)) {
                 return false;
             }
             throw new BackendException("stop VM " + vm.ref() + ": task failed: " + status.failure());
@@ -103,7 +103,8 @@ final class VmDestroyer {
         return true;
     }
 
-    private Optional<Upid> requestDestroy(OwnedVm vm, OperationContext context) throws BackendException {
+    private Optional<Upid> requestDestroy(OwnedVm vm, VmTarget target, OperationContext context)
+            throws BackendException {
         try {
             return Optional.of(api.destroy(vm.node(), vm.vmid()));
         } catch (PveApiException e) {
@@ -112,7 +113,7 @@ final class VmDestroyer {
             }
             if (e.mentions("is running")) {
                 // its listed status lagged behind a start: stop it, then destroy once more
-                if (!stop(vm, context)) {
+                if (!stop(vm, target, context)) {
                     return Optional.empty();
                 }
                 try {
@@ -128,11 +129,8 @@ final class VmDestroyer {
         }
     }
 
-    private boolean present(OwnedVm vm) throws BackendException {
-        try {
-            return api.vmResources().stream().anyMatch(r -> r.isQemu() && r.vmid() == vm.vmid());
-        } catch (PveApiException e) {
-            throw new BackendException("delete: re-check VM " + vm.ref() + ": " + e.getMessage(), e);
-        }
+    /** Whether the machine's VM is still there: a VM holding its VMID that is not its own does not count. */
+    private boolean present(VmTarget target) throws BackendException {
+        return guard.find("delete: re-check VM " + target.hostRef(), target).isPresent();
     }
 }

@@ -288,6 +288,51 @@ class OutageAgainstSimulatorTest {
         assertThat(backend.describeManaged()).isEmpty();
     }
 
+    /**
+     * The outage begins while the destroy request's answer is on its way: the VM is destroyed, the
+     * answer is lost, and the Delete fails transiently (the engine tries it again). Meanwhile
+     * another machine's Create gets the freed VMID on another node. The retry finds that VMID held
+     * by the other machine's VM, which proves the Delete's VM gone: it succeeds, touching nothing.
+     */
+    @Test
+    void aDeleteWhoseAnswerAnOutageHidSucceedsOnItsRetryAfterAnotherMachineTookTheVmid() throws Exception {
+        start(Duration.ZERO);
+        String ours = "proxmox/OnDemand/pve.small/pve1/006";
+        String theirs = "proxmox/OnDemand/pve.small/pve2/006";
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(ours, "pve1"), forMachine(ours));
+        VmTarget target = new VmTarget(ours, vm.node(), vm.vmid());
+        cluster.simulator()
+                .faults()
+                .delayResponses("DELETE", "/nodes/pve1/qemu/" + vm.vmid(), 1, Duration.ofSeconds(60));
+        BackgroundCall delete = BackgroundCall.start(
+                () -> backend.destroy(target, TestOperationContext.withDeadline(ours, Duration.ofMinutes(2))));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.simulator().vm((int) vm.vmid()).isEmpty());
+
+        cluster.simulator().refuseConnections(); // the answer still held back is cut
+        assertThat(delete.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(failure(delete).isTransient())
+                .as("the engine tries the Delete again")
+                .isTrue();
+        cluster.simulator().acceptConnections();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(this::reachableNow);
+        CreatedVm other = backend.cloneAndStart(SimulatorBackends.clone(theirs, "pve2"), forMachine(theirs));
+        assertThat(other.vmid()).as("the freed VMID went to the other machine").isEqualTo(vm.vmid());
+        cluster.simulator().clearRequests();
+
+        backend.destroy(target, forMachine(ours));
+
+        assertThat(cluster.simulator().vm((int) other.vmid()))
+                .hasValueSatisfying(v -> assertThat(v.running()).isTrue())
+                .hasValueSatisfying(v -> assertThat(v.node()).isEqualTo("pve2"))
+                .hasValueSatisfying(v -> assertThat(v.description()).contains(theirs));
+        assertThat(cluster.simulator().requests())
+                .as("the other machine's VM was only read")
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+    }
+
     @Test
     void theStatusOfAnUnreachableApiNamesNoSecret() throws Exception {
         start(Duration.ZERO);
