@@ -7,6 +7,8 @@ import dev.bigfleet.proxmox.backend.proxmox.client.Upid;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -23,6 +25,11 @@ final class VmDestroyer {
 
     /** More than a destroy of a VM with every disk a drive slot allows logs. */
     private static final int TASK_LOG_LINES = 1000;
+
+    /** How long the fate of a destroy request whose answer was lost is waited for. */
+    static final Duration LOST_ANSWER_LIMIT = Duration.ofSeconds(30);
+
+    private static final Polling AFTER_LOST_ANSWER = new Polling(Duration.ofMillis(500), Duration.ofSeconds(5));
 
     private final PveClient api;
     private final OwnershipGuard guard;
@@ -103,30 +110,70 @@ final class VmDestroyer {
         return true;
     }
 
+    /**
+     * Sends the destroy. A VM refused as running (its listed status lagged behind a start) is
+     * stopped and the destroy sent once more. A request whose answer was lost is never sent again
+     * as it was: it may have destroyed the VM, and the VMID it freed may already be another VM's,
+     * which the same request would reach. Whether the machine's VM is gone is read instead.
+     *
+     * @return the destroy task, or empty when the VM turned out to be gone
+     */
     private Optional<Upid> requestDestroy(OwnedVm vm, VmTarget target, OperationContext context)
             throws BackendException {
-        try {
-            return Optional.of(api.destroy(vm.node(), vm.vmid()));
-        } catch (PveApiException e) {
-            if (e.vmMissing()) {
-                return Optional.empty();
-            }
-            if (e.mentions("is running")) {
-                // its listed status lagged behind a start: stop it, then destroy once more
-                if (!stop(vm, target, context)) {
+        boolean stopped = false;
+        while (true) {
+            try {
+                return Optional.of(api.destroy(vm.node(), vm.vmid()));
+            } catch (PveApiException e) {
+                if (e.vmMissing()) {
                     return Optional.empty();
                 }
-                try {
-                    return Optional.of(api.destroy(vm.node(), vm.vmid()));
-                } catch (PveApiException again) {
-                    if (again.vmMissing()) {
+                if (answerLost(e)) {
+                    awaitGone(vm, target, e, context);
+                    return Optional.empty();
+                }
+                if (!stopped && e.mentions("is running")) {
+                    stopped = true;
+                    if (!stop(vm, target, context)) {
                         return Optional.empty();
                     }
-                    throw new BackendException("destroy VM " + vm.ref() + ": " + again.getMessage(), again);
+                    continue;
                 }
+                throw new BackendException("destroy VM " + vm.ref() + ": " + e.getMessage(), e);
             }
-            throw new BackendException("destroy VM " + vm.ref() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * After a destroy request whose answer was lost: waits a while for the machine's VM to be gone
+     * (the request went through, and its task ends). One still there is a transient failure: the
+     * retry proves once more whose VM holds the VMID before it sends anything.
+     */
+    private void awaitGone(OwnedVm vm, VmTarget target, PveApiException lost, OperationContext context)
+            throws BackendException {
+        Optional<Boolean> gone = AFTER_LOST_ANSWER.until(
+                Instant.now().plus(LOST_ANSWER_LIMIT),
+                context,
+                () -> present(target) ? Optional.empty() : Optional.of(true));
+        if (gone.isEmpty()) {
+            throw BackendException.transientFailure(
+                    "destroy VM " + vm.ref() + ": the answer to the destroy request was lost (" + lost.getMessage()
+                            + ") and the VM is still there after " + LOST_ANSWER_LIMIT.toSeconds()
+                            + "s; whose VM holds VMID " + vm.vmid() + " is checked again before it is destroyed",
+                    lost);
+        }
+        log.info(
+                "destroyed VM {} of machine {} (the answer to its destroy request was lost; the VM is gone)",
+                vm.ref(),
+                vm.machineId());
+    }
+
+    /** The request may have been carried out: no answer came back, or a gateway's error came in its place. */
+    private static boolean answerLost(PveApiException e) {
+        return e.outcomeUnknown()
+                || e.isStatus(502)
+                || e.isStatus(504)
+                || (e.kind() == PveApiException.Kind.HTTP && e.status() >= 596 && e.status() <= 599);
     }
 
     /** Whether the machine's VM is still there: a VM holding its VMID that is not its own does not count. */

@@ -5,6 +5,7 @@ import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bigfleet.proxmox.pvesim.TaskView;
 import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -331,6 +332,50 @@ class OutageAgainstSimulatorTest {
         assertThat(cluster.simulator().requests())
                 .as("the other machine's VM was only read")
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+    }
+
+    /**
+     * As above, with the other machine's VM on the same node and running by the time the outage
+     * ends: the destroy request whose answer was lost is not sent again blindly (it would reach the
+     * other machine's VM, be refused as running, and have that VM stopped and destroyed). Whose VM
+     * holds the VMID is checked first.
+     */
+    @Test
+    void aDestroyRequestWhoseAnswerWasLostIsNotSentAgainToTheVmThatTookItsVmid() throws Exception {
+        start(Duration.ZERO);
+        String ours = "proxmox/OnDemand/pve.small/pve1/007";
+        String theirs = "proxmox/OnDemand/pve.small/pve1/008";
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(ours, "pve1"), forMachine(ours));
+        VmTarget target = new VmTarget(ours, vm.node(), vm.vmid());
+        cluster.simulator()
+                .faults()
+                .delayResponses("DELETE", "/nodes/pve1/qemu/" + vm.vmid(), 1, Duration.ofSeconds(60));
+        BackgroundCall delete = BackgroundCall.start(
+                () -> backend.destroy(target, TestOperationContext.withDeadline(ours, Duration.ofMinutes(2))));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.simulator().vm((int) vm.vmid()).isEmpty());
+        CreatedVm other = backend.cloneAndStart(SimulatorBackends.clone(theirs, "pve1"), forMachine(theirs));
+        assertThat(other.vmid()).as("the freed VMID went to the other machine").isEqualTo(vm.vmid());
+        int tasksBefore = cluster.simulator().tasks().size();
+
+        cluster.simulator().refuseConnections(); // the answer still held back is cut
+        cluster.simulator().acceptConnections(); // and the API answers again at once
+        assertThat(delete.await(Duration.ofSeconds(90))).isTrue();
+        if (delete.failure() != null) {
+            assertThat(failure(delete).isTransient())
+                    .as("the engine tries the Delete again")
+                    .isTrue();
+            backend.destroy(target, forMachine(ours));
+        }
+
+        assertThat(cluster.simulator().vm((int) other.vmid()))
+                .as("the other machine's VM")
+                .hasValueSatisfying(v -> assertThat(v.running()).isTrue())
+                .hasValueSatisfying(v -> assertThat(v.description()).contains(theirs));
+        List<TaskView> tasks = cluster.simulator().tasks();
+        assertThat(tasks.subList(tasksBefore, tasks.size()))
+                .as("no stop or destroy since the other machine's VM took the VMID")
+                .noneMatch(t -> t.type().equals("qmstop") || t.type().equals("qmdestroy"));
     }
 
     @Test
