@@ -214,6 +214,42 @@ class GuestAgentAgainstSimulatorTest {
         assertThat(guest.sh("test -h " + link + " && echo link")).isEqualTo("link\n");
     }
 
+    /**
+     * A file already at the blob's path that the blob must not go into (written by the agent, so
+     * world-readable, as an older provider left it) is removed by a command of its own before the
+     * file is created anew: the hook reads its blob from a file of mode 0600.
+     */
+    @Test
+    void aWorldReadableFileInTheWayIsRemovedAndTheBlobGoesIntoAFileOfMode0600() throws Exception {
+        CreatedVm vm = start(Map.of());
+        GuestConsole guest = cluster.simulator().guest((int) vm.vmid());
+        guest.write("/run/bigfleet-bootstrap", "an older blob".getBytes(StandardCharsets.UTF_8));
+        assertThat(guest.mode("/run/bigfleet-bootstrap")).hasValue("666");
+        int before =
+                cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs().size();
+
+        backend.applyBootstrap(
+                new BootstrapSpec(
+                        new VmTarget(ID, vm.node(), vm.vmid()),
+                        "c",
+                        blob("stat -c %a /run/bigfleet-bootstrap > /root/mode-seen")),
+                forMachine(ID));
+
+        assertThat(guest.readText("/root/mode-seen")).hasValue("600\n");
+        List<String> sent = cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs().stream()
+                .skip(before)
+                .map(e -> e.commandLine())
+                .toList();
+        assertThat(sent)
+                .satisfiesExactly(
+                        c -> assertThat(c).matches(PREPARE),
+                        c -> assertThat(c).isEqualTo("rm -f /run/bigfleet-bootstrap"),
+                        c -> assertThat(c).matches(PREPARE),
+                        c -> assertThat(c).isEqualTo(HOOK),
+                        c -> assertThat(c).isEqualTo("rm -f /run/bigfleet-bootstrap"));
+        assertThat(joined(vm)).isTrue();
+    }
+
     private static ExecResult prepare(GuestConsole guest, String file) {
         return guest.run(GuestScripts.prepare(List.of(file)).toArray(String[]::new));
     }
