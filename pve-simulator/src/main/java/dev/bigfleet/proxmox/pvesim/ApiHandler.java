@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -62,12 +63,13 @@ final class ApiHandler extends Handler.Abstract {
             }
             authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
             Object data;
+            Supplier<String> commandLine = () -> commandLine(query, body, contentType(request));
             synchronized (cluster) {
-                FaultState.RequestFault f = cluster.faults.takeRequestFault(method, shownPath, false);
+                FaultState.RequestFault f = cluster.faults.takeRequestFault(method, shownPath, false, commandLine);
                 if (f != null) {
                     throw new ApiException(f.status, f.message, null, f.status >= 595);
                 }
-                FaultState.RequestFault after = cluster.faults.takeRequestFault(method, shownPath, true);
+                FaultState.RequestFault after = cluster.faults.takeRequestFault(method, shownPath, true, commandLine);
                 drop = after != null && after.drop;
                 late = after != null && after.delay != null ? after.delay : Duration.ZERO;
                 data = dispatch(method, segments, shownPath, query, body, contentType(request));
@@ -150,6 +152,17 @@ final class ApiHandler extends Handler.Abstract {
         }
         ValidParams valid = match.route().schema().validate(params);
         return match.route().endpoint().handle(new Call(method, shownPath, valid));
+    }
+
+    /** The request's {@code command} values joined with single spaces (empty when it has none or cannot be read). */
+    private static String commandLine(String query, byte[] body, String contentType) {
+        Params params;
+        try {
+            params = bodyParams(body, contentType).overriddenBy(Params.fromForm(query));
+        } catch (ApiException e) {
+            return "";
+        }
+        return String.join(" ", params.asMap().getOrDefault("command", List.of()));
     }
 
     private static Params bodyParams(byte[] body, String contentType) {

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /** The pending injected faults; guarded by the cluster lock. */
@@ -38,24 +39,38 @@ final class FaultState {
         final String message;
         final boolean drop;
         final Duration delay;
+        /** What the request's {@code command} values, joined with single spaces, must match; null: anything. */
+        final Pattern command;
 
         /** Answers in the request's place with {@code status} and {@code message}. */
         static RequestFault answered(String method, Pattern path, int count, int status, String message) {
-            return new RequestFault(method, path, count, status, message, false, null);
+            return new RequestFault(method, path, count, status, message, false, null, null);
         }
 
         /** Lets the request be processed and closes the connection instead of answering. */
         static RequestFault dropped(String method, Pattern path, int count) {
-            return new RequestFault(method, path, count, 0, null, true, null);
+            return new RequestFault(method, path, count, 0, null, true, null, null);
+        }
+
+        /** As {@link #dropped}, for requests whose command line matches {@code command}. */
+        static RequestFault droppedCommand(String method, Pattern path, Pattern command, int count) {
+            return new RequestFault(method, path, count, 0, null, true, null, command);
         }
 
         /** Lets the request be processed and answers it after {@code delay}. */
         static RequestFault delayed(String method, Pattern path, int count, Duration delay) {
-            return new RequestFault(method, path, count, 0, null, false, delay);
+            return new RequestFault(method, path, count, 0, null, false, delay, null);
         }
 
         private RequestFault(
-                String method, Pattern path, int remaining, int status, String message, boolean drop, Duration delay) {
+                String method,
+                Pattern path,
+                int remaining,
+                int status,
+                String message,
+                boolean drop,
+                Duration delay,
+                Pattern command) {
             this.method = method;
             this.path = path;
             this.remaining = remaining;
@@ -63,6 +78,7 @@ final class FaultState {
             this.message = message;
             this.drop = drop;
             this.delay = delay;
+            this.command = command;
         }
 
         /** Whether the request is processed (its answer dropped or delayed) rather than answered by the fault. */
@@ -70,17 +86,23 @@ final class FaultState {
             return drop || delay != null;
         }
 
-        boolean matches(String m, String p) {
+        boolean matches(String m, String p, Supplier<String> commandLine) {
             return remaining > 0
                     && (method.equals("*") || method.equalsIgnoreCase(m))
-                    && path.matcher(p).matches();
+                    && path.matcher(p).matches()
+                    && (command == null || command.matcher(commandLine.get()).matches());
         }
     }
 
-    /** Takes the first matching fault of the given kind (processed or not), counting it down. */
-    RequestFault takeRequestFault(String method, String path, boolean processed) {
+    /**
+     * Takes the first matching fault of the given kind (processed or not), counting it down.
+     *
+     * @param commandLine the request's {@code command} values joined with single spaces, read only
+     *     when a fault asks for it
+     */
+    RequestFault takeRequestFault(String method, String path, boolean processed, Supplier<String> commandLine) {
         for (RequestFault f : requestFaults) {
-            if (f.processed() == processed && f.matches(method, path)) {
+            if (f.processed() == processed && f.matches(method, path, commandLine)) {
                 f.remaining--;
                 return f;
             }

@@ -81,6 +81,21 @@ public final class Faults {
     }
 
     /**
+     * The next {@code count} guest commands ({@code POST /nodes/<node>/qemu/<vmid>/agent/exec}, any
+     * VM) whose command line, the {@code command} values joined with single spaces, matches {@code
+     * commandLineRegex} (the whole of it; {@code .} matches line ends too) are carried out (the
+     * program starts in the guest) but the connection is closed instead of sending the answer: a
+     * command's answer cut on its way, the others untouched.
+     */
+    public void dropExecResponses(String commandLineRegex, int count) {
+        addRequestFault(FaultState.RequestFault.droppedCommand(
+                "POST",
+                Pattern.compile("/nodes/[^/]+/qemu/\\d+/agent/exec"),
+                Pattern.compile(commandLineRegex, Pattern.DOTALL),
+                count));
+    }
+
+    /**
      * The next {@code count} matching requests are processed at once (a clone starts) but their
      * answer is sent only after {@code delay}, as from a slow proxy in between.
      */

@@ -140,6 +140,31 @@ class FaultsTest {
     }
 
     @Test
+    void aDroppedExecAnswerStillRunsTheCommandAndOtherCommandsAreAnswered() throws Exception {
+        String vm = running();
+        awaitAgent(vm);
+        sim.faults().dropExecResponses("/bin/sh -c .*touch /run/cut.*", 1);
+
+        TestClient.Resp other = client.post(vm + "/agent/exec", "command", "/bin/true");
+        assertThat(other.status()).as("a command that does not match").isEqualTo(200);
+        assertThatThrownBy(() -> client.sendOrThrow(client.builder(vm + "/agent/exec")
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "command=%2Fbin%2Fsh&command=-c&command=echo%20x%0Atouch%20%2Frun%2Fcut"))))
+                .isInstanceOf(IOException.class);
+
+        for (int i = 0; i < 100 && sim.guest(vmid(vm)).read("/run/cut").isEmpty(); i++) {
+            TestClient.sleep(20);
+        }
+        assertThat(sim.guest(vmid(vm)).read("/run/cut")).as("the command ran").isPresent();
+        assertThat(sim.vm(vmid(vm)).orElseThrow().execs()).hasSize(2);
+        assertThat(client.post(vm + "/agent/exec", "command", "/bin/sh", "command", "-c", "command", "touch /run/cut")
+                        .status())
+                .as("the fault is used up")
+                .isEqualTo(200);
+    }
+
+    @Test
     void delayedResponseAnswersLateWhileTheCloneIsAlreadyUnderWay() throws Exception {
         sim.faults().delayResponses("POST", "/nodes/pve1/qemu/9000/clone", 1, Duration.ofMillis(1500));
         var answer = CompletableFuture.supplyAsync(() -> client.post("/nodes/pve1/qemu/9000/clone", "newid", "671"));

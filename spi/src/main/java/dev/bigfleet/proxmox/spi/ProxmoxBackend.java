@@ -55,8 +55,9 @@ public interface ProxmoxBackend extends AutoCloseable {
     void drain(DrainSpec spec, OperationContext context) throws BackendException;
 
     /**
-     * Stops and destroys the VM. Idempotent: a VM that is already gone counts as destroyed. A VM that
-     * now carries another machine's id is left alone and the call fails.
+     * Stops and destroys the VM. Idempotent: a VM that is already gone counts as destroyed. So does
+     * one whose VMID another VM holds now (another machine's, someone else's): that VM proves the
+     * target's gone, and it is left alone; the call succeeds.
      */
     void destroy(VmTarget target, OperationContext context) throws BackendException;
 

@@ -156,7 +156,16 @@ public final class FakeProxmoxBackend implements ProxmoxBackend {
             log.debug("fake: VM {} already gone", target.hostRef());
             return;
         }
-        SimulatedVm vm = owned(what, target, present.get());
+        if (!present.get().machineId().equals(target.machineId())) {
+            // the VMID is another machine's now: the target's VM is gone, and that one is left alone
+            log.debug(
+                    "fake: VM {} of machine {} is gone; its VMID now carries machine {}",
+                    target.hostRef(),
+                    target.machineId(),
+                    present.get().machineId());
+            return;
+        }
+        SimulatedVm vm = present.get();
         if (vm.running()) {
             delay.step(what + ": stop VM " + vm.hostRef(), context);
             if (cluster.stop(vm.vmid()).isEmpty()) {

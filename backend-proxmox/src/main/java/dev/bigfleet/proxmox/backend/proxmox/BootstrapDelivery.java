@@ -12,12 +12,15 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Configure's guest side: writes the blob to {@code --bootstrap-path} (mode 0600, in chunks the
- * agent accepts), runs {@code --bootstrap-exec} on it, and deletes it whatever happened. A hook
+ * agent accepts), runs {@code --bootstrap-exec} on it, and deletes it whatever happened. Creating
+ * the empty file is sent again when its outcome is unknown (it cannot harm, run twice); the hook
+ * is never sent twice. A hook
  * that exits non-zero fails the Configure with its exit code and at most 2 KiB of its stderr,
  * scrubbed of the blob. The blob itself is never logged or put in a message.
  */
@@ -57,7 +60,7 @@ final class BootstrapDelivery {
         }
         String what = "bootstrap VM " + vm.ref();
         try {
-            helper(vm, GuestScripts.prepare(files), what + ": create " + path, scrub, context);
+            prepare(vm, files, what + ": create " + path, scrub, context);
             for (int i = 0; i < chunks.size(); i++) {
                 if (chunks.get(i).length == 0) {
                     continue;
@@ -122,6 +125,36 @@ final class BootstrapDelivery {
             throw new BackendException(
                     what + ": " + (last[0] == null ? "no answer" : scrub.scrub(last[0].getMessage())), last[0]);
         }
+    }
+
+    /**
+     * Creates the files empty, mode 0600 ({@link GuestScripts#prepare}), sending that again when its
+     * outcome is unknown. What is in the way of one (a leftover, a file of another mode) is removed
+     * first, by a command sent once: removing is what a late second run must never do.
+     */
+    private void prepare(OwnedVm vm, List<String> files, String what, Redactor scrub, OperationContext context)
+            throws BackendException {
+        List<String> argv = GuestScripts.prepare(files);
+        ExecStatus status = exec.runAgain(vm.node(), vm.vmid(), argv, HELPER_LIMIT, what, context);
+        if (inTheWay(status)) {
+            log.info(
+                    "{}: replacing what is in the way on VM {} (a leftover, or a file of another mode)",
+                    what,
+                    vm.ref());
+            helper(vm, GuestScripts.remove(files), what + ": remove what is in the way", scrub, context);
+            status = exec.runAgain(vm.node(), vm.vmid(), argv, HELPER_LIMIT, what, context);
+            if (inTheWay(status)) {
+                throw new BackendException(what + ": something is still in the way of " + String.join(", ", files)
+                        + " after it was removed");
+            }
+        }
+        if (!status.succeeded()) {
+            throw new BackendException(what + ": " + GuestExec.failure(status, scrub));
+        }
+    }
+
+    private static boolean inTheWay(ExecStatus status) {
+        return status.signal().isEmpty() && status.exitCode().equals(OptionalInt.of(GuestScripts.IN_THE_WAY));
     }
 
     private void helper(OwnedVm vm, List<String> argv, String what, Redactor scrub, OperationContext context)

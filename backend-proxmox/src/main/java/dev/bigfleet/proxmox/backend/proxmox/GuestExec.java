@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a program in the guest through the agent and waits for it, polling the exit status soon
@@ -37,6 +39,25 @@ final class GuestExec {
         }
     }
 
+    /**
+     * Whether the program ran, and how it ended, is unknown: the exec's answer was lost (it may have
+     * started, now or later), or its exit status was (told in an answer that never arrived, or
+     * forgotten by an agent that restarted). Definite: a program that must not run twice is not sent
+     * again; one that may ({@link #runAgain}) is.
+     */
+    static final class OutcomeUnknown extends BackendException {
+        private static final long serialVersionUID = 1L;
+
+        OutcomeUnknown(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Sends of a program that may run twice, at most, when each one's outcome is unknown. */
+    static final int SENDS = 3;
+
+    private static final Logger log = LoggerFactory.getLogger(GuestExec.class);
+
     private final PveClient api;
 
     GuestExec(PveClient api) {
@@ -51,6 +72,28 @@ final class GuestExec {
     /** Proxmox's answer when a command was sent and its answer did not come in time. */
     static boolean agentTimedOut(PveApiException e) {
         return e.isStatus(500) && e.mentions("failed - got timeout");
+    }
+
+    /**
+     * Like {@link #run}, for a program that does no harm when it runs more than once, even at once or
+     * one run long after another (it only creates what is absent, reads, or removes what is there):
+     * when a send's outcome is unknown it is sent again, up to {@link #SENDS} times within {@code
+     * limit}.
+     */
+    ExecStatus runAgain(
+            String node, long vmid, List<String> argv, Duration limit, String what, OperationContext context)
+            throws BackendException {
+        Instant end = Instant.now().plus(limit);
+        for (int send = 1; ; send++) {
+            try {
+                return run(node, vmid, argv, Duration.between(Instant.now(), end), what, context);
+            } catch (OutcomeUnknown e) {
+                if (send >= SENDS || !Instant.now().isBefore(end)) {
+                    throw e;
+                }
+                log.info("{}; sending it again (it may run more than once): {}", what, e.getMessage());
+            }
+        }
     }
 
     /**
@@ -81,7 +124,7 @@ final class GuestExec {
                     return Optional.empty();
                 }
                 if (e.mentions("invalid parameter")) {
-                    throw new BackendException(
+                    throw new OutcomeUnknown(
                             what + ": "
                                     + (answerLost[0]
                                             ? "the exit status was lost (the answer carrying it did not arrive and"
@@ -128,7 +171,7 @@ final class GuestExec {
                 }
                 if (e.outcomeUnknown() || agentTimedOut(e)) {
                     // sent, and no answer: the program may run
-                    throw new BackendException(message, e);
+                    throw new OutcomeUnknown(message, e);
                 }
                 // an answer that refuses (the agent cannot run it, the VM is gone): nothing started
                 throw new NotStarted(message, e);

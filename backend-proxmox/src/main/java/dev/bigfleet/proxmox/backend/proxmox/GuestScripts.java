@@ -12,16 +12,31 @@ import java.util.stream.Collectors;
 final class GuestScripts {
     private GuestScripts() {}
 
+    /** The exit code of {@link #prepare} when an entry is in the way of a file (see there). */
+    static final int IN_THE_WAY = 3;
+
     /**
-     * Creates the files empty with mode 0600 before the agent writes into them: the agent creates
-     * new files world-readable, but rewriting an existing file keeps its mode, so the secret is
-     * never readable by anyone but root.
+     * Makes each file ready for the agent to write into: an empty regular file of the agent's user,
+     * mode 0600. The agent creates new files world-readable, but rewriting an existing file keeps
+     * its mode, so the secret is never readable by anyone but root.
+     *
+     * <p>Safe to send again when its answer was lost, even if the first request is carried out
+     * later (after the blob was written): it never removes, truncates or rewrites anything. An
+     * absent file is created with an exclusive create ({@code set -C}: the shell's {@code O_EXCL}
+     * open, which fails on a file that exists); one already there is accepted as it is only when it
+     * is ready (made by an earlier send of this same script). Anything else in the way (another
+     * mode, owner or type, or content: a file a crashed Configure left, or one written without
+     * {@code prepare}) makes it exit {@link #IN_THE_WAY}, touching nothing: removing it is a
+     * separate command, sent only once.
      */
     static List<String> prepare(List<String> files) {
-        String script = "umask 077 && "
-                + files.stream()
-                        .map(f -> "rm -f " + quote(f) + " && : > " + quote(f))
-                        .collect(Collectors.joining(" && "));
+        String script = "umask 077; ready() { "
+                + "if [ ! -e \"$1\" ] && [ ! -h \"$1\" ] && (set -C; : > \"$1\") 2>/dev/null; then return 0; fi; "
+                + "if [ ! -e \"$1\" ] && [ ! -h \"$1\" ]; then (set -C; : > \"$1\"); return; fi; "
+                + "set -- $(ls -ldn -- \"$1\"); "
+                + "case \"$1\" in -rw-------|-rw-------.) ;; *) return " + IN_THE_WAY + ";; esac; "
+                + "[ \"$3\" = \"$(id -u)\" ] && [ \"$5\" = 0 ] || return " + IN_THE_WAY + "; }; "
+                + files.stream().map(f -> "ready " + quote(f) + " || exit").collect(Collectors.joining("; "));
         return List.of("/bin/sh", "-c", script);
     }
 

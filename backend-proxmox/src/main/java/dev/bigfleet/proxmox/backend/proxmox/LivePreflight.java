@@ -1,6 +1,5 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
-import dev.bigfleet.proxmox.backend.proxmox.client.ClusterResource;
 import dev.bigfleet.proxmox.backend.proxmox.client.ExecStatus;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -269,14 +268,13 @@ final class LivePreflight implements AutoCloseable {
             for (VmTarget t : targets) {
                 disksLeft.addAll(parts.destroyer().destroy(t, context).disksLeft());
                 parts.inventory().forget(t.vmid());
-                Optional<ClusterResource> left = api.allResources().stream()
-                        .filter(r -> r.isQemu() && r.vmid() == t.vmid())
-                        .findFirst();
+                // another VM holding the VMID by now (it was reused) is not the one made here
+                Optional<OwnedVm> left = parts.guard().find("destroy", t);
                 if (left.isPresent()) {
                     return PreflightStep.fail(
                             "destroy",
-                            "VM " + t.hostRef() + " is still in the cluster after its" + " destroy (status "
-                                    + left.get().status() + "); remove it by hand");
+                            "VM " + left.get().ref() + " is still in the cluster after its" + " destroy (status "
+                                    + left.get().listing().status() + "); remove it by hand");
                 }
                 made.remove(t);
                 gone.add(t.hostRef());

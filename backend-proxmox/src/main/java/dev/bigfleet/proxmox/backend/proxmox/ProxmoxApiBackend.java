@@ -101,7 +101,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.bootstrap = new BootstrapDelivery(api, exec, settings.bootstrapPath(), settings.bootstrapExec());
         this.drainer = new Drainer(exec, settings.drainExec());
         this.destroyer = new VmDestroyer(api, guard, tasks);
-        this.binder = new VmBinder(api, guard, inventory, markers);
+        this.binder = new VmBinder(api, guard, inventory);
         this.readiness = settings.readyExec().map(argv -> new NodeReadiness(exec, argv));
     }
 

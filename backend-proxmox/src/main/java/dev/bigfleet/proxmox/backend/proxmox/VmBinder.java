@@ -28,13 +28,11 @@ final class VmBinder implements BindingRecorder {
     private final PveClient api;
     private final OwnershipGuard guard;
     private final ManagedInventory inventory;
-    private final Markers markers;
 
-    VmBinder(PveClient api, OwnershipGuard guard, ManagedInventory inventory, Markers markers) {
+    VmBinder(PveClient api, OwnershipGuard guard, ManagedInventory inventory) {
         this.api = api;
         this.guard = guard;
         this.inventory = inventory;
-        this.markers = markers;
     }
 
     @Override
@@ -48,24 +46,29 @@ final class VmBinder implements BindingRecorder {
         write("clear the binding of VM " + target.hostRef(), target, Optional.empty());
     }
 
-    /** The VM's config where the target says it is, else wherever the cluster has that VMID now. */
-    private Optional<Located> locate(String what, VmTarget target) throws BackendException {
+    /**
+     * The machine's VM and its config, where the target says it is, else wherever the cluster has
+     * that VMID now; or why it is gone (no VM has the VMID, or another VM does, left untouched).
+     */
+    private Lookup locate(String what, VmTarget target) throws BackendException {
         try {
-            return Optional.of(new Located(target.node(), target.vmid(), api.config(target.node(), target.vmid())));
+            VmConfig config = api.config(target.node(), target.vmid());
+            Optional<String> other = guard.otherHolder(what, target, target.hostRef(), config);
+            return other.isPresent()
+                    ? Lookup.gone(other.get())
+                    : Lookup.at(new Located(target.node(), target.vmid(), config));
         } catch (PveApiException e) {
             if (!e.vmMissing()) {
                 throw ApiFailures.wrap(what + ": read config: " + e.getMessage(), e);
             }
         }
-        Optional<OwnedVm> moved = guard.find(what, target);
-        if (moved.isEmpty()) {
-            return Optional.empty();
+        VmLookup moved = guard.lookup(what, target);
+        if (moved.owned().isEmpty()) {
+            return Lookup.gone(moved.absence());
         }
+        OwnedVm vm = moved.owned().get();
         try {
-            return Optional.of(new Located(
-                    moved.get().node(),
-                    moved.get().vmid(),
-                    api.config(moved.get().node(), moved.get().vmid())));
+            return Lookup.at(new Located(vm.node(), vm.vmid(), api.config(vm.node(), vm.vmid())));
         } catch (PveApiException e) {
             throw ApiFailures.wrap(what + ": read config: " + e.getMessage(), e);
         }
@@ -73,21 +76,34 @@ final class VmBinder implements BindingRecorder {
 
     private record Located(String node, long vmid, VmConfig config) {}
 
+    /** The VM found, or why there is none. */
+    private record Lookup(Optional<Located> vm, String absence) {
+        static Lookup at(Located vm) {
+            return new Lookup(Optional.of(vm), "");
+        }
+
+        static Lookup gone(String absence) {
+            return new Lookup(Optional.empty(), absence);
+        }
+    }
+
     private void write(String what, VmTarget target, Optional<VmBinding> wanted) throws BackendException {
-        Optional<Located> found = locate(what, target);
-        if (found.isEmpty()) {
+        Lookup found = locate(what, target);
+        if (found.vm().isEmpty()) {
             if (wanted.isEmpty()) {
-                return; // nothing left to clear
+                // nothing left to clear: the binding went with the VM, whatever holds its VMID now
+                log.info("{}: nothing to clear, the VM is gone ({})", what, found.absence());
+                return;
             }
             throw new BackendException(what + ": VM " + target.hostRef() + " of machine " + target.machineId()
-                    + " no longer exists (destroyed outside the provider?)");
+                    + " no longer exists (" + found.absence() + ")");
         }
-        Located vm = found.get();
+        Located vm = found.vm().get();
         VmConfig config = vm.config();
         Optional<VmDescription> described = VmDescription.parse(config.description());
-        if (described.isEmpty() || !described.get().belongsTo(markers.providerLabel(), target.machineId())) {
-            throw new BackendException(what + ": VM " + vm.node() + "/" + vm.vmid() + " is not machine "
-                    + target.machineId() + "'s; the VMID was probably reused, so it was left untouched");
+        if (described.isEmpty()) {
+            throw new BackendException(what + ": VM " + vm.node() + "/" + vm.vmid() + " of machine "
+                    + target.machineId() + " has no BigFleet description to keep the binding in");
         }
         try {
             VmDescription current = described.get();

@@ -7,6 +7,8 @@ import dev.bigfleet.proxmox.backend.proxmox.client.Upid;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.OperationContext;
 import dev.bigfleet.proxmox.spi.VmTarget;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -15,13 +17,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Delete: find the VM by VMID, prove it is the machine's, hard-stop it, destroy it with
  * {@code purge=1} and {@code destroy-unreferenced-disks=1}, and wait. A VM that is already gone,
- * or vanishes along the way, counts as destroyed.
+ * or vanishes along the way, counts as destroyed; so does one whose VMID another VM holds by then
+ * (that VM is left untouched).
  */
 final class VmDestroyer {
     private static final Logger log = LoggerFactory.getLogger(VmDestroyer.class);
 
     /** More than a destroy of a VM with every disk a drive slot allows logs. */
     private static final int TASK_LOG_LINES = 1000;
+
+    /** How long the fate of a destroy request whose answer was lost is waited for. */
+    static final Duration LOST_ANSWER_LIMIT = Duration.ofSeconds(30);
+
+    private static final Polling AFTER_LOST_ANSWER = new Polling(Duration.ofMillis(500), Duration.ofSeconds(5));
 
     private final PveClient api;
     private final OwnershipGuard guard;
@@ -35,25 +43,24 @@ final class VmDestroyer {
 
     /** @return whether a VM was destroyed, and the disks Proxmox could not remove with it */
     DestroyedVm destroy(VmTarget target, OperationContext context) throws BackendException {
-        String what = "delete";
-        Optional<OwnedVm> found = guard.find(what, target);
-        if (found.isEmpty()) {
-            log.debug("VM {} of machine {} is already gone", target.hostRef(), target.machineId());
+        VmLookup found = guard.lookup("delete", target);
+        if (found.owned().isEmpty()) {
+            log.info("VM {} of machine {} is already gone ({})", target.hostRef(), target.machineId(), found.absence());
             return DestroyedVm.NONE;
         }
-        OwnedVm vm = found.get();
+        OwnedVm vm = found.owned().get();
         if (!vm.listing().status().equals("stopped")) {
             // running, or not yet sampled: a stop of a stopped VM is a harmless no-op
-            if (!stop(vm, context)) {
+            if (!stop(vm, target, context)) {
                 return DestroyedVm.NONE;
             }
         }
-        Optional<Upid> upid = requestDestroy(vm, context);
+        Optional<Upid> upid = requestDestroy(vm, target, context);
         if (upid.isEmpty()) {
             return DestroyedVm.NONE;
         }
         TaskStatus status = tasks.await(upid.get(), "destroy VM " + vm.ref(), context);
-        if (!status.succeeded() && present(vm)) {
+        if (!status.succeeded() && present(target)) {
             throw new BackendException("destroy VM " + vm.ref() + ": task failed: " + status.failure());
         }
         List<String> disksLeft = status.warned() ? disksLeft(upid.get()) : List.of();
@@ -83,7 +90,7 @@ final class VmDestroyer {
     }
 
     /** @return false when the VM turned out to be gone already */
-    private boolean stop(OwnedVm vm, OperationContext context) throws BackendException {
+    private boolean stop(OwnedVm vm, VmTarget target, OperationContext context) throws BackendException {
         Upid upid;
         try {
             upid = api.stop(vm.node(), vm.vmid());
@@ -95,7 +102,7 @@ final class VmDestroyer {
         }
         TaskStatus status = tasks.await(upid, "stop VM " + vm.ref(), context);
         if (!status.succeeded()) {
-            if (!present(vm)) {
+            if (!present(target)) {
                 return false;
             }
             throw new BackendException("stop VM " + vm.ref() + ": task failed: " + status.failure());
@@ -103,36 +110,74 @@ final class VmDestroyer {
         return true;
     }
 
-    private Optional<Upid> requestDestroy(OwnedVm vm, OperationContext context) throws BackendException {
-        try {
-            return Optional.of(api.destroy(vm.node(), vm.vmid()));
-        } catch (PveApiException e) {
-            if (e.vmMissing()) {
-                return Optional.empty();
-            }
-            if (e.mentions("is running")) {
-                // its listed status lagged behind a start: stop it, then destroy once more
-                if (!stop(vm, context)) {
+    /**
+     * Sends the destroy. A VM refused as running (its listed status lagged behind a start) is
+     * stopped and the destroy sent once more. A request whose answer was lost is never sent again
+     * as it was: it may have destroyed the VM, and the VMID it freed may already be another VM's,
+     * which the same request would reach. Whether the machine's VM is gone is read instead.
+     *
+     * @return the destroy task, or empty when the VM turned out to be gone
+     */
+    private Optional<Upid> requestDestroy(OwnedVm vm, VmTarget target, OperationContext context)
+            throws BackendException {
+        boolean stopped = false;
+        while (true) {
+            try {
+                return Optional.of(api.destroy(vm.node(), vm.vmid()));
+            } catch (PveApiException e) {
+                if (e.vmMissing()) {
                     return Optional.empty();
                 }
-                try {
-                    return Optional.of(api.destroy(vm.node(), vm.vmid()));
-                } catch (PveApiException again) {
-                    if (again.vmMissing()) {
+                if (answerLost(e)) {
+                    awaitGone(vm, target, e, context);
+                    return Optional.empty();
+                }
+                if (!stopped && e.mentions("is running")) {
+                    stopped = true;
+                    if (!stop(vm, target, context)) {
                         return Optional.empty();
                     }
-                    throw new BackendException("destroy VM " + vm.ref() + ": " + again.getMessage(), again);
+                    continue;
                 }
+                throw new BackendException("destroy VM " + vm.ref() + ": " + e.getMessage(), e);
             }
-            throw new BackendException("destroy VM " + vm.ref() + ": " + e.getMessage(), e);
         }
     }
 
-    private boolean present(OwnedVm vm) throws BackendException {
-        try {
-            return api.vmResources().stream().anyMatch(r -> r.isQemu() && r.vmid() == vm.vmid());
-        } catch (PveApiException e) {
-            throw new BackendException("delete: re-check VM " + vm.ref() + ": " + e.getMessage(), e);
+    /**
+     * After a destroy request whose answer was lost: waits a while for the machine's VM to be gone
+     * (the request went through, and its task ends). One still there is a transient failure: the
+     * retry proves once more whose VM holds the VMID before it sends anything.
+     */
+    private void awaitGone(OwnedVm vm, VmTarget target, PveApiException lost, OperationContext context)
+            throws BackendException {
+        Optional<Boolean> gone = AFTER_LOST_ANSWER.until(
+                Instant.now().plus(LOST_ANSWER_LIMIT),
+                context,
+                () -> present(target) ? Optional.empty() : Optional.of(true));
+        if (gone.isEmpty()) {
+            throw BackendException.transientFailure(
+                    "destroy VM " + vm.ref() + ": the answer to the destroy request was lost (" + lost.getMessage()
+                            + ") and the VM is still there after " + LOST_ANSWER_LIMIT.toSeconds()
+                            + "s; whose VM holds VMID " + vm.vmid() + " is checked again before it is destroyed",
+                    lost);
         }
+        log.info(
+                "destroyed VM {} of machine {} (the answer to its destroy request was lost; the VM is gone)",
+                vm.ref(),
+                vm.machineId());
+    }
+
+    /** The request may have been carried out: no answer came back, or a gateway's error came in its place. */
+    private static boolean answerLost(PveApiException e) {
+        return e.outcomeUnknown()
+                || e.isStatus(502)
+                || e.isStatus(504)
+                || (e.kind() == PveApiException.Kind.HTTP && e.status() >= 596 && e.status() <= 599);
+    }
+
+    /** Whether the machine's VM is still there: a VM holding its VMID that is not its own does not count. */
+    private boolean present(VmTarget target) throws BackendException {
+        return guard.find("delete: re-check VM " + target.hostRef(), target).isPresent();
     }
 }

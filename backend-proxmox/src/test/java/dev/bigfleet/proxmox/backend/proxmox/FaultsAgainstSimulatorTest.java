@@ -14,14 +14,17 @@ import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.BackendContext;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BackendOptions;
+import dev.bigfleet.proxmox.spi.BindingRecorder;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
 import dev.bigfleet.proxmox.spi.CreatedVm;
 import dev.bigfleet.proxmox.spi.DrainSpec;
 import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmBinding;
 import dev.bigfleet.proxmox.spi.VmTarget;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -259,8 +262,14 @@ class FaultsAgainstSimulatorTest {
         assertThat(backend.describeManaged()).isEmpty();
     }
 
+    /**
+     * The machine's VM was destroyed out of band and its VMID went to someone else's VM: that VM is
+     * never touched. It proves the machine's VM gone, so the Delete succeeds; Ensure running,
+     * Configure and the binding's record fail saying the VM no longer exists, and the binding's
+     * clear has nothing left to clear.
+     */
     @Test
-    void aVmidReusedByAForeignVmIsNeverTouched() throws Exception {
+    void aVmidReusedByAForeignVmIsNeverTouchedAndProvesTheMachinesVmGone() throws Exception {
         start(Map.of());
         String id = "proxmox/OnDemand/pve.small/pve1/010";
         CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
@@ -272,20 +281,97 @@ class FaultsAgainstSimulatorTest {
                         .withDescription("database server, do not touch"));
         cluster.simulator().clearRequests();
         VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+        String gone = "VM pve1/" + vm.vmid() + " of machine " + id + " no longer exists (its VMID now belongs to"
+                + " another VM, pve1/" + vm.vmid() + " (no BigFleet description), which was left untouched)";
+        BindingRecorder bindings = backend.bindings().orElseThrow();
 
-        for (ThrowingCall call : List.<ThrowingCall>of(
-                () -> backend.ensureRunning(target, forMachine(id)),
-                () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)),
-                () -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)),
-                () -> backend.destroy(target, forMachine(id)))) {
-            assertThat(failure(call).getMessage())
-                    .contains("VM pve1/" + vm.vmid() + " is not machine " + id + "'s")
-                    .contains("left untouched");
-        }
+        assertThat(failure(() -> backend.ensureRunning(target, forMachine(id))).getMessage())
+                .isEqualTo("ensure running: " + gone);
+        assertThat(failure(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)))
+                        .getMessage())
+                .isEqualTo("configure: " + gone);
+        assertThat(failure(() -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)))
+                        .getMessage())
+                .isEqualTo("drain: " + gone);
+        BackendException record = failure(
+                () -> bindings.recordBinding(target, VmBinding.of("c", Instant.now(), Map.of()), forMachine(id)));
+        assertThat(record.getMessage())
+                .isEqualTo("configure: record the binding of VM pve1/" + vm.vmid() + " to cluster c: " + gone);
+        assertThat(record.isTransient()).as("no retry brings the VM back").isFalse();
+        bindings.clearBinding(target, forMachine(id));
+        backend.destroy(target, forMachine(id));
 
         VmView foreign = cluster.simulator().vm((int) vm.vmid()).orElseThrow();
         assertThat(foreign.running()).isTrue();
+        assertThat(foreign.description()).isEqualTo("database server, do not touch");
         assertThat(foreign.execs()).isEmpty();
+        assertThat(cluster.simulator().requests())
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+    }
+
+    /** The same on another node, held by another machine's VM: both are named, and nothing is touched. */
+    @Test
+    void aVmidReusedByAnotherMachinesVmOnAnotherNodeNamesThatMachine() throws Exception {
+        start(Map.of());
+        String id = "proxmox/OnDemand/pve.small/pve1/011";
+        String other = "proxmox/OnDemand/pve.small/pve2/011";
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().destroyVm((int) vm.vmid());
+        CreatedVm theirs = backend.cloneAndStart(SimulatorBackends.clone(other, "pve2"), forMachine(other));
+        assertThat(theirs.vmid()).isEqualTo(vm.vmid());
+        cluster.simulator().clearRequests();
+        VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+
+        BackendException e = failure(() -> backend.drain(new DrainSpec(target, "c", 5), forMachine(id)));
+        backend.bindings().orElseThrow().clearBinding(target, forMachine(id));
+        backend.destroy(target, forMachine(id));
+
+        assertThat(e.getMessage())
+                .isEqualTo("drain: VM pve1/" + vm.vmid() + " of machine " + id + " no longer exists (its VMID now"
+                        + " belongs to another VM, pve2/" + vm.vmid() + " (provider \"proxmox\", machine \"" + other
+                        + "\"), which was left untouched)");
+        assertThat(cluster.simulator().vm((int) theirs.vmid()))
+                .hasValueSatisfying(v -> assertThat(v.running()).isTrue())
+                .hasValueSatisfying(v -> assertThat(v.execs()).isEmpty());
+        assertThat(cluster.simulator().requests())
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+        assertThat(backend.describeManaged())
+                .singleElement()
+                .satisfies(m -> assertThat(m.machineId()).hasValue(other));
+    }
+
+    /**
+     * A VM at the machine's VMID that carries the machine's tag but no description naming it may be
+     * the machine's VM with its description edited: it is not taken for gone, and not touched.
+     */
+    @Test
+    void aVmWithTheMachinesTagButNoDescriptionIsNeitherTakenForGoneNorTouched() throws Exception {
+        start(Map.of());
+        String id = "proxmox/OnDemand/pve.small/pve1/012";
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(id, "pve1"), forMachine(id));
+        cluster.simulator().faults().destroyVm((int) vm.vmid());
+        String machineTag = new Markers("proxmox").machineTag(id);
+        cluster.simulator()
+                .faults()
+                .createForeignVm(ForeignVm.of((int) vm.vmid(), "pve1")
+                        .withPower(PowerState.RUNNING)
+                        .withTags("bigfleet;" + machineTag)
+                        .withDescription("notes"));
+        cluster.simulator().clearRequests();
+        VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+
+        for (ThrowingCall call : List.<ThrowingCall>of(
+                () -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id)),
+                () -> backend.bindings().orElseThrow().clearBinding(target, forMachine(id)),
+                () -> backend.destroy(target, forMachine(id)))) {
+            assertThat(failure(call).getMessage())
+                    .contains("VM pve1/" + vm.vmid() + " carries machine " + id + "'s tag " + machineTag
+                            + " but no BigFleet description naming it")
+                    .endsWith("it was left untouched");
+        }
+
+        assertThat(cluster.simulator().vm((int) vm.vmid()))
+                .hasValueSatisfying(v -> assertThat(v.running()).isTrue());
         assertThat(cluster.simulator().requests())
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
     }

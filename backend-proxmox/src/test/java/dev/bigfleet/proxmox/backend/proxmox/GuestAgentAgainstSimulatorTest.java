@@ -5,6 +5,7 @@ import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bigfleet.proxmox.pvesim.ExecResult;
 import dev.bigfleet.proxmox.pvesim.GuestConsole;
 import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.pvesim.RecordedRequest;
@@ -19,6 +20,7 @@ import dev.bigfleet.proxmox.spi.testkit.TestOperationContext;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -40,6 +42,9 @@ import org.junit.jupiter.api.Test;
  */
 class GuestAgentAgainstSimulatorTest {
     private static final String HOOK = "/bin/sh /run/bigfleet-bootstrap";
+    /** The command creating the empty 0600 file the blob goes into. */
+    private static final String PREPARE = "/bin/sh -c umask 077.*";
+
     private static final String ID = "proxmox/OnDemand/pve.small/pve1/000";
 
     private TestingProxmoxCluster cluster;
@@ -99,6 +104,154 @@ class GuestAgentAgainstSimulatorTest {
                 .guest((int) vm.vmid())
                 .read("/etc/kubernetes/kubelet.conf")
                 .isPresent();
+    }
+
+    private long sent(CreatedVm vm, String regex) {
+        return cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs().stream()
+                .filter(e -> e.commandLine().matches(regex))
+                .count();
+    }
+
+    /**
+     * The request creating the empty 0600 file is carried out and its answer cut: creating the file
+     * does no harm run twice, so it is sent again, and the Configure goes on; the hook runs once.
+     */
+    @Test
+    void aCutRequestCreatingTheBlobFileIsSentAgainAndTheConfigureSucceedsRunningTheHookOnce() throws Exception {
+        CreatedVm vm = start(Map.of());
+        cluster.simulator().faults().dropExecResponses(PREPARE, 1);
+
+        backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(ID, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(ID));
+
+        assertThat(cluster.simulator().requests())
+                .as("the exec whose answer was cut")
+                .anySatisfy(r -> {
+                    assertThat(r.path()).endsWith("/agent/exec");
+                    assertThat(r.status()).isZero();
+                });
+        assertThat(sent(vm, PREPARE)).as("creating the file, sent again").isEqualTo(2);
+        assertThat(sent(vm, "^" + HOOK + "$")).as("the hook").isEqualTo(1);
+        assertThat(joined(vm)).isTrue();
+        assertThat(cluster.simulator().guest((int) vm.vmid()).read("/run/bigfleet-bootstrap"))
+                .isEmpty();
+    }
+
+    /** The hook's exec carried out and its answer cut: it is never sent again, and the Configure fails as started. */
+    @Test
+    void aHookWhoseExecAnswerIsCutIsNeverSentTwice() throws Exception {
+        CreatedVm vm = start(Map.of());
+        cluster.simulator().faults().dropExecResponses(HOOK, 1);
+
+        BackendException e = configureFails(vm, Leaks.BLOB);
+
+        assertThat(e.getMessage()).contains("run " + HOOK + ": agent exec: POST agent/exec:");
+        assertThat(e.bootstrapStarted()).as("the hook may have run").isTrue();
+        assertThat(e.isTransient()).isFalse();
+        assertThat(sent(vm, "^" + HOOK + "$")).as("the hook").isEqualTo(1);
+        assertThat(sent(vm, PREPARE)).isEqualTo(1);
+    }
+
+    /**
+     * The request creating the file meets an agent frozen right after Proxmox's ping: qemu-server
+     * answers {@code got timeout}, and the thawed agent carries it out later. It is sent again, and
+     * the two runs, whenever each happens, leave one empty 0600 file the blob then goes into.
+     */
+    @Test
+    void aRequestCreatingTheBlobFileThatTheFrozenAgentCarriesOutLateIsHarmless() throws Exception {
+        CreatedVm vm = start(Map.of());
+        cluster.simulator().faults().freezeAgentBefore((int) vm.vmid(), "guest-exec", Duration.ofSeconds(7));
+
+        backend.applyBootstrap(
+                new BootstrapSpec(new VmTarget(ID, vm.node(), vm.vmid()), "c", Leaks.BLOB), forMachine(ID));
+
+        assertThat(answered("POST", "/nodes/pve1/qemu/" + vm.vmid() + "/agent/exec", 500))
+                .as("the first request got timeout (and the next ones, while frozen, no ping answer)")
+                .isPositive();
+        assertThat(sent(vm, "^" + HOOK + "$")).as("the hook").isEqualTo(1);
+        assertThat(joined(vm)).isTrue();
+    }
+
+    /**
+     * What the script creating the file does in the guest's own shell, run as a late copy of a cut
+     * request would be: it creates an absent file empty with mode 0600, accepts one it made, and
+     * never truncates, rewrites or removes anything else there (it exits {@link
+     * GuestScripts#IN_THE_WAY} for it): not the blob already written, not a file of another mode,
+     * not a link.
+     */
+    @Test
+    void theScriptCreatingTheFileNeverTouchesAnythingAlreadyThere() throws Exception {
+        CreatedVm vm = start(Map.of());
+        GuestConsole guest = cluster.simulator().guest((int) vm.vmid());
+        String made = "/run/prepare-made";
+        String blob = "/run/prepare-blob";
+        String open = "/run/prepare-open";
+        String link = "/run/prepare-link";
+
+        assertThat(prepare(guest, made).exitCode()).isZero();
+        assertThat(guest.mode(made)).hasValue("600");
+        assertThat(guest.read(made)).hasValueSatisfying(b -> assertThat(b).isEmpty());
+        assertThat(prepare(guest, made).exitCode())
+                .as("its own empty file, again")
+                .isZero();
+
+        assertThat(prepare(guest, blob).exitCode()).isZero();
+        guest.write(blob, Leaks.BLOB);
+        assertThat(prepare(guest, blob).exitCode()).isEqualTo(GuestScripts.IN_THE_WAY);
+        assertThat(guest.read(blob)).as("the blob written meanwhile").hasValue(Leaks.BLOB);
+        assertThat(guest.mode(blob)).hasValue("600");
+
+        guest.write(open, "old".getBytes(StandardCharsets.UTF_8));
+        assertThat(guest.mode(open)).as("as the agent makes files").hasValue("666");
+        guest.write(open, new byte[0]);
+        assertThat(prepare(guest, open).exitCode()).isEqualTo(GuestScripts.IN_THE_WAY);
+        assertThat(guest.mode(open)).hasValue("666");
+
+        guest.sh("ln -s /etc/hostname " + link);
+        String hostname = guest.readText("/etc/hostname").orElseThrow();
+        assertThat(prepare(guest, link).exitCode()).isEqualTo(GuestScripts.IN_THE_WAY);
+        assertThat(guest.readText("/etc/hostname")).hasValue(hostname);
+        assertThat(guest.sh("test -h " + link + " && echo link")).isEqualTo("link\n");
+    }
+
+    /**
+     * A file already at the blob's path that the blob must not go into (written by the agent, so
+     * world-readable, as an older provider left it) is removed by a command of its own before the
+     * file is created anew: the hook reads its blob from a file of mode 0600.
+     */
+    @Test
+    void aWorldReadableFileInTheWayIsRemovedAndTheBlobGoesIntoAFileOfMode0600() throws Exception {
+        CreatedVm vm = start(Map.of());
+        GuestConsole guest = cluster.simulator().guest((int) vm.vmid());
+        guest.write("/run/bigfleet-bootstrap", "an older blob".getBytes(StandardCharsets.UTF_8));
+        assertThat(guest.mode("/run/bigfleet-bootstrap")).hasValue("666");
+        int before =
+                cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs().size();
+
+        backend.applyBootstrap(
+                new BootstrapSpec(
+                        new VmTarget(ID, vm.node(), vm.vmid()),
+                        "c",
+                        blob("stat -c %a /run/bigfleet-bootstrap > /root/mode-seen")),
+                forMachine(ID));
+
+        assertThat(guest.readText("/root/mode-seen")).hasValue("600\n");
+        List<String> sent = cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs().stream()
+                .skip(before)
+                .map(e -> e.commandLine())
+                .toList();
+        assertThat(sent)
+                .satisfiesExactly(
+                        c -> assertThat(c).matches(PREPARE),
+                        c -> assertThat(c).isEqualTo("rm -f /run/bigfleet-bootstrap"),
+                        c -> assertThat(c).matches(PREPARE),
+                        c -> assertThat(c).isEqualTo(HOOK),
+                        c -> assertThat(c).isEqualTo("rm -f /run/bigfleet-bootstrap"));
+        assertThat(joined(vm)).isTrue();
+    }
+
+    private static ExecResult prepare(GuestConsole guest, String file) {
+        return guest.run(GuestScripts.prepare(List.of(file)).toArray(String[]::new));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.bigfleet.proxmox.pvesim.TaskView;
 import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("recovery")
 class OutageAgainstSimulatorTest {
-    private static final String HOOK = "^/bin/sh /run/bigfleet-bootstrap$";
+    private static final String HOOK_COMMAND = "/bin/sh /run/bigfleet-bootstrap";
+    private static final String HOOK = "^" + HOOK_COMMAND + "$";
 
     private TestingProxmoxCluster cluster;
     private ProxmoxBackend backend;
@@ -205,15 +207,13 @@ class OutageAgainstSimulatorTest {
         assertThat(hung.bootstrapStarted()).isTrue();
 
         cluster.simulator().faults().clear();
-        cluster.simulator().faults().dropResponses("POST", "/nodes/pve1/qemu/\\d+/agent/exec", 1);
+        cluster.simulator().faults().dropExecResponses(HOOK_COMMAND, 1);
         BackendException lost = failure(
                 ended(() -> backend.applyBootstrap(new BootstrapSpec(target, "c", Leaks.BLOB), forMachine(id))));
         assertThat(lost.isTransient())
-                .as("a guest command whose answer was lost is never sent again")
+                .as("a hook whose exec's answer was lost is never sent again")
                 .isFalse();
-        assertThat(lost.bootstrapStarted())
-                .as("the lost one prepared the file; the hook never ran")
-                .isFalse();
+        assertThat(lost.bootstrapStarted()).as("the hook may have run").isTrue();
     }
 
     /** Runs the call on a thread of its own and waits for it to end. */
@@ -286,6 +286,95 @@ class OutageAgainstSimulatorTest {
         assertThat(delete.failure()).isNull();
         assertThat(clones()).isEmpty();
         assertThat(backend.describeManaged()).isEmpty();
+    }
+
+    /**
+     * The outage begins while the destroy request's answer is on its way: the VM is destroyed, the
+     * answer is lost, and the Delete fails transiently (the engine tries it again). Meanwhile
+     * another machine's Create gets the freed VMID on another node. The retry finds that VMID held
+     * by the other machine's VM, which proves the Delete's VM gone: it succeeds, touching nothing.
+     */
+    @Test
+    void aDeleteWhoseAnswerAnOutageHidSucceedsOnItsRetryAfterAnotherMachineTookTheVmid() throws Exception {
+        start(Duration.ZERO);
+        String ours = "proxmox/OnDemand/pve.small/pve1/006";
+        String theirs = "proxmox/OnDemand/pve.small/pve2/006";
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(ours, "pve1"), forMachine(ours));
+        VmTarget target = new VmTarget(ours, vm.node(), vm.vmid());
+        cluster.simulator()
+                .faults()
+                .delayResponses("DELETE", "/nodes/pve1/qemu/" + vm.vmid(), 1, Duration.ofSeconds(60));
+        BackgroundCall delete = BackgroundCall.start(
+                () -> backend.destroy(target, TestOperationContext.withDeadline(ours, Duration.ofMinutes(2))));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.simulator().vm((int) vm.vmid()).isEmpty());
+
+        cluster.simulator().refuseConnections(); // the answer still held back is cut
+        assertThat(delete.await(Duration.ofSeconds(90))).isTrue();
+        assertThat(failure(delete).isTransient())
+                .as("the engine tries the Delete again")
+                .isTrue();
+        cluster.simulator().acceptConnections();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(this::reachableNow);
+        CreatedVm other = backend.cloneAndStart(SimulatorBackends.clone(theirs, "pve2"), forMachine(theirs));
+        assertThat(other.vmid()).as("the freed VMID went to the other machine").isEqualTo(vm.vmid());
+        cluster.simulator().clearRequests();
+
+        backend.destroy(target, forMachine(ours));
+
+        assertThat(cluster.simulator().vm((int) other.vmid()))
+                .hasValueSatisfying(v -> assertThat(v.running()).isTrue())
+                .hasValueSatisfying(v -> assertThat(v.node()).isEqualTo("pve2"))
+                .hasValueSatisfying(v -> assertThat(v.description()).contains(theirs));
+        assertThat(cluster.simulator().requests())
+                .as("the other machine's VM was only read")
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
+    }
+
+    /**
+     * As above, with the other machine's VM on the same node and running by the time the outage
+     * ends: the destroy request whose answer was lost is not sent again blindly (it would reach the
+     * other machine's VM, be refused as running, and have that VM stopped and destroyed). Whose VM
+     * holds the VMID is checked first.
+     */
+    @Test
+    void aDestroyRequestWhoseAnswerWasLostIsNotSentAgainToTheVmThatTookItsVmid() throws Exception {
+        start(Duration.ZERO);
+        String ours = "proxmox/OnDemand/pve.small/pve1/007";
+        String theirs = "proxmox/OnDemand/pve.small/pve1/008";
+        CreatedVm vm = backend.cloneAndStart(SimulatorBackends.clone(ours, "pve1"), forMachine(ours));
+        VmTarget target = new VmTarget(ours, vm.node(), vm.vmid());
+        cluster.simulator()
+                .faults()
+                .delayResponses("DELETE", "/nodes/pve1/qemu/" + vm.vmid(), 1, Duration.ofSeconds(60));
+        BackgroundCall delete = BackgroundCall.start(
+                () -> backend.destroy(target, TestOperationContext.withDeadline(ours, Duration.ofMinutes(2))));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> cluster.simulator().vm((int) vm.vmid()).isEmpty());
+        CreatedVm other = backend.cloneAndStart(SimulatorBackends.clone(theirs, "pve1"), forMachine(theirs));
+        assertThat(other.vmid()).as("the freed VMID went to the other machine").isEqualTo(vm.vmid());
+        int tasksBefore = cluster.simulator().tasks().size();
+
+        cluster.simulator().refuseConnections(); // the answer still held back is cut
+        cluster.simulator().acceptConnections(); // and the API answers again at once
+        assertThat(delete.await(Duration.ofSeconds(90))).isTrue();
+        if (delete.failure() != null) {
+            assertThat(failure(delete).isTransient())
+                    .as("the engine tries the Delete again")
+                    .isTrue();
+            backend.destroy(target, forMachine(ours));
+        }
+
+        assertThat(cluster.simulator().vm((int) other.vmid()))
+                .as("the other machine's VM")
+                .hasValueSatisfying(v -> assertThat(v.running()).isTrue())
+                .hasValueSatisfying(v -> assertThat(v.description()).contains(theirs));
+        List<TaskView> tasks = cluster.simulator().tasks();
+        assertThat(tasks.subList(tasksBefore, tasks.size()))
+                .as("no stop or destroy since the other machine's VM took the VMID")
+                .noneMatch(t -> t.type().equals("qmstop") || t.type().equals("qmdestroy"));
     }
 
     @Test

@@ -58,15 +58,20 @@ class TwoProvidersOneClusterTest {
             assertThat(a.describeManaged()).containsExactly(new ManagedVm(Optional.of(idA), "pve1", vmA.vmid(), true));
             assertThat(b.describeManaged()).containsExactly(new ManagedVm(Optional.of(idB), "pve1", vmB.vmid(), true));
 
-            // B holding a stale ref to A's VMID, under either machine id, may not destroy it
-            assertThatThrownBy(() -> b.destroy(new VmTarget(idB, "pve1", vmA.vmid()), forMachine(idB)))
+            // B holding a stale ref to A's VMID, under either machine id, may not destroy it: A's VM
+            // there proves B's machine has no VM there any more, so the Delete has nothing to do
+            cluster.simulator().clearRequests();
+            b.destroy(new VmTarget(idB, "pve1", vmA.vmid()), forMachine(idB));
+            b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA));
+            assertThatThrownBy(() -> b.ensureRunning(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA)))
                     .isInstanceOf(BackendException.class)
-                    .hasMessageContaining("left untouched");
-            assertThatThrownBy(() -> b.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA)))
-                    .isInstanceOf(BackendException.class)
-                    .hasMessageContaining("left untouched");
+                    .hasMessageContaining("no longer exists (its VMID now belongs to another VM, pve1/" + vmA.vmid()
+                            + " (provider \"" + labelA + "\", machine \"" + idA + "\"), which was left untouched)");
             assertThat(cluster.simulator().vm((int) vmA.vmid()))
                     .hasValueSatisfying(v -> assertThat(v.running()).isTrue());
+            assertThat(cluster.simulator().requests())
+                    .as("A's VM was only read")
+                    .allSatisfy(r -> assertThat(r.method()).isEqualTo("GET"));
 
             a.destroy(new VmTarget(idA, "pve1", vmA.vmid()), forMachine(idA));
             assertThat(a.describeManaged()).isEmpty();

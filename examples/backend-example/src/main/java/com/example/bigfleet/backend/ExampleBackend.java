@@ -132,7 +132,10 @@ final class ExampleBackend implements ProxmoxBackend {
             if (present.isEmpty()) {
                 return null; // already gone: the goal is reached
             }
-            ExampleVm vm = carriesMachine(what, target, present.get());
+            if (!present.get().machineId().equals(target.machineId())) {
+                return null; // its VMID is another machine's now: gone too, and that VM is left alone
+            }
+            ExampleVm vm = present.get();
             nodes.remove(vm.vmid());
             log.debug("example: destroyed VM {} of machine {}", vm.hostRef(), vm.machineId());
             return null;

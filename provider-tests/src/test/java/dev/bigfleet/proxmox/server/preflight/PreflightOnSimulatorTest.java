@@ -5,7 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bigfleet.proxmox.pvesim.ForeignVm;
+import dev.bigfleet.proxmox.pvesim.PowerState;
 import dev.bigfleet.proxmox.pvesim.StorageSpec;
+import dev.bigfleet.proxmox.pvesim.TaskView;
 import dev.bigfleet.proxmox.pvesim.TemplateSpec;
 import dev.bigfleet.proxmox.pvesim.TokenPrivileges;
 import dev.bigfleet.proxmox.pvesim.VmView;
@@ -19,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
@@ -262,6 +266,58 @@ class PreflightOnSimulatorTest {
                 .contains("check manually: cfs-lock 'storage-ceph-vm' error: got lock request timeout")
                 .endsWith("; remove them by hand");
         assertThat(cluster.clones()).as("the VM itself is gone").isEmpty();
+    }
+
+    /**
+     * The VM preflight made is destroyed, and before the destroy's answer is back another VM takes
+     * its VMID: that VM is not the one preflight made, so the destroy step passes, and it is left
+     * alone (not reported as a VM to remove by hand).
+     */
+    @Test
+    void aVmidTakenRightAfterTheDestroyIsNotTakenForTheVmPreflightMade() throws Exception {
+        int tasksBefore = cluster.simulator().tasks().size();
+        cluster.simulator().faults().delayResponses("DELETE", "/nodes/pve1/qemu/\\d+", 1, Duration.ofSeconds(3));
+        List<String> args = live(
+                flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1")),
+                "--only",
+                "pve.small@pve1");
+        AtomicReference<Run> result = new AtomicReference<>();
+        Thread thread = new Thread(() -> result.set(preflight(args)), "preflight");
+        thread.start();
+        int vmid = await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20))
+                .until(
+                        () -> {
+                            List<TaskView> tasks = cluster.simulator().tasks();
+                            return tasks.subList(tasksBefore, tasks.size()).stream()
+                                    .filter(t -> t.type().equals("qmdestroy"))
+                                    .map(t -> Integer.parseInt(t.id()))
+                                    .findFirst();
+                        },
+                        Optional::isPresent)
+                .orElseThrow();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> cluster.simulator().vm(vmid).isEmpty());
+        cluster.simulator()
+                .faults()
+                .createForeignVm(ForeignVm.of(vmid, "pve1")
+                        .withDescription("database server, do not touch")
+                        .withPower(PowerState.RUNNING));
+        try {
+            thread.join(120_000);
+            Run run = result.get();
+            assertThat(run.step("pve.small@pve1", "destroy").get("outcome").asText())
+                    .as(run.out())
+                    .isEqualTo("pass");
+            assertThat(run.exit()).isZero();
+            assertThat(cluster.simulator().vm(vmid))
+                    .as("the VM that took the VMID")
+                    .hasValueSatisfying(v -> assertThat(v.running()).isTrue());
+        } finally {
+            cluster.simulator().faults().setPower(vmid, PowerState.STOPPED);
+            cluster.simulator().faults().destroyVm(vmid);
+        }
     }
 
     @Test

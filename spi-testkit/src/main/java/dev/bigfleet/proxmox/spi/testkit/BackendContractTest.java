@@ -221,6 +221,11 @@ public abstract class BackendContractTest extends BackendContractSupport {
                 .satisfies(m -> assertThat(m.binding()).isEmpty());
     }
 
+    /**
+     * A machine whose VMID another machine's VM holds now (its own VM destroyed, the VMID reused):
+     * that VM is not started, and it is not destroyed; it proves the machine's VM gone, so the
+     * machine's Delete succeeds.
+     */
     @Test
     void aVmOfAnotherMachineIsNeitherStartedNorDestroyed() throws Exception {
         CreatedVm vm = create("contract-owner");
@@ -228,7 +233,7 @@ public abstract class BackendContractTest extends BackendContractSupport {
         VmTarget stranger = target("contract-stranger", vm);
 
         assertDefinite(expectFailure(() -> backend().ensureRunning(stranger, context("contract-stranger"))));
-        assertDefinite(expectFailure(() -> backend().destroy(stranger, context("contract-stranger"))));
+        backend().destroy(stranger, context("contract-stranger"));
 
         assertThat(fixture().exists(vm)).as("the owner's VM exists").isTrue();
         assertThat(fixture().isRunning(vm))

@@ -15,6 +15,7 @@ enum Defect {
             "configureBringsAStoppedVmUpAndASucceedingHookConfiguresIt",
             "aStoppedVmIsAdoptedByTheNextCreateAndRunsAgain"),
     FAILS_TO_DESTROY_A_MISSING_VM("destroyingAVmThatIsAlreadyGoneSucceeds"),
+    FAILS_TO_DESTROY_A_VM_WHOSE_VMID_WAS_REUSED("aVmOfAnotherMachineIsNeitherStartedNorDestroyed"),
     IGNORES_OWNERSHIP(
             "aVmOfAnotherMachineIsNeitherStartedNorDestroyed",
             "aVmOfAnotherMachineGetsNoBootstrapNoDrainAndNoReadinessWait",

@@ -170,6 +170,12 @@ final class ReferenceBackend implements ProxmoxBackend {
             }
             return;
         }
+        Vm vm = vms.get(target.vmid());
+        if (!vm.machineId.equals(target.machineId())
+                && !has(Defect.IGNORES_OWNERSHIP)
+                && !has(Defect.FAILS_TO_DESTROY_A_VM_WHOSE_VMID_WAS_REUSED)) {
+            return; // another machine's VM holds the VMID: the target's is gone, and that one stays
+        }
         vms.remove(resolve("delete", target).vmid);
     }
 

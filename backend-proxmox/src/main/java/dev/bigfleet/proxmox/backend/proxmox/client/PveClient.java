@@ -237,13 +237,16 @@ public final class PveClient {
                 "POST", "POST status/stop", vm(node, vmid) + "/status/stop", FormParams.none(), CallSafety.REPEATABLE);
     }
 
-    /** {@code DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1}. */
+    /**
+     * {@code DELETE /nodes/{node}/qemu/{vmid}?purge=1&destroy-unreferenced-disks=1}. Never sent again
+     * when its answer is lost: the VMID it may have freed can be another VM's by then.
+     */
     public Upid destroy(String node, long vmid) {
         FormParams query = FormParams.builder()
                 .flag("purge", true)
                 .flag("destroy-unreferenced-disks", true)
                 .build();
-        return task("DELETE", "DELETE qemu", vm(node, vmid), query, CallSafety.REPEATABLE);
+        return task("DELETE", "DELETE qemu", vm(node, vmid), query, CallSafety.ONCE);
     }
 
     /** {@code GET /nodes/{node}/tasks/{upid}/status}, on the node that runs the task. */
