@@ -7,6 +7,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveTransport;
 import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
+import dev.bigfleet.proxmox.backend.proxmox.kube.WorkloadClusters;
 import dev.bigfleet.proxmox.spi.ApiCallRecorder;
 import dev.bigfleet.proxmox.spi.ApiStatus;
 import dev.bigfleet.proxmox.spi.BackendException;
@@ -61,8 +62,19 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final AgentWaiter agent;
     private final GuestExec exec;
     private final Markers markers;
+    private final WorkloadClusters workloadClusters;
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
+        this(settings, providerLabel, recorder, WorkloadClusters.through(settings.clusterKubeconfigs()));
+    }
+
+    /** @param workloadClusters the clusters' Kubernetes APIs (tests may pass their own) */
+    ProxmoxApiBackend(
+            ProxmoxSettings settings,
+            String providerLabel,
+            ApiCallRecorder recorder,
+            WorkloadClusters workloadClusters) {
+        this.workloadClusters = workloadClusters;
         ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         this.transport = new PveTransport(
                 settings.apiRoot(), settings.token(), settings.trust(), json, recorder, settings.transport());
@@ -115,6 +127,20 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
 
     Redactor redactor() {
         return redactor;
+    }
+
+    /**
+     * The workload clusters' Kubernetes APIs ({@code --cluster-kubeconfig}, {@code
+     * --cluster-kubeconfig-dir}): readiness and drain for guests that cannot run commands.
+     */
+    WorkloadClusters workloadClusters() {
+        return workloadClusters;
+    }
+
+    /** Closes the workload clusters' clients. */
+    @Override
+    public void close() {
+        workloadClusters.close();
     }
 
     /** The parts of Create, Configure, Drain and Delete that preflight runs one by one. */

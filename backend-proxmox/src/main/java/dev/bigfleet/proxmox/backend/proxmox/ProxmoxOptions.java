@@ -59,6 +59,18 @@ final class ProxmoxOptions {
                     + " condition; none: no readiness check.")
             .flag("--ready-exec")
             .build();
+    static final BackendOption CLUSTER_KUBECONFIG = BackendOption.named("cluster-kubeconfig")
+            .description("Comma-separated CLUSTER=PATH: the kubeconfig through which the provider reaches BigFleet"
+                    + " cluster CLUSTER's Kubernetes API, to wait for a node to be Ready and to drain it there"
+                    + " (for guests without guest-exec); checked at startup, read again when it changes.")
+            .flag("--cluster-kubeconfig")
+            .build();
+    static final BackendOption CLUSTER_KUBECONFIG_DIR = BackendOption.named("cluster-kubeconfig-dir")
+            .description("Directory holding one CLUSTER.kubeconfig per BigFleet cluster id (a mounted Secret works);"
+                    + " files added later are read when their cluster is first asked for; --cluster-kubeconfig"
+                    + " wins for the clusters it names.")
+            .flag("--cluster-kubeconfig-dir")
+            .build();
     static final BackendOption MAX_CLONES_PER_NODE = BackendOption.named("max-concurrent-clones-per-node")
             .description("Full clones running at once against one node; further Creates wait for a slot.")
             .defaultValue("2")
@@ -106,6 +118,8 @@ final class ProxmoxOptions {
             BOOTSTRAP_EXEC,
             DRAIN_EXEC,
             READY_EXEC,
+            CLUSTER_KUBECONFIG,
+            CLUSTER_KUBECONFIG_DIR,
             MAX_CLONES_PER_NODE,
             MEMORY_OVERCOMMIT,
             VMID_RANGE,

@@ -4,6 +4,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.ApiToken;
 import dev.bigfleet.proxmox.backend.proxmox.client.TokenSecret;
 import dev.bigfleet.proxmox.backend.proxmox.client.TransportPolicy;
 import dev.bigfleet.proxmox.backend.proxmox.files.WatchedFile;
+import dev.bigfleet.proxmox.backend.proxmox.kube.ClusterKubeconfigs;
 import dev.bigfleet.proxmox.backend.proxmox.tls.ApiTrust;
 import dev.bigfleet.proxmox.backend.proxmox.tls.CertificateFingerprint;
 import dev.bigfleet.proxmox.backend.proxmox.tls.PemCertificates;
@@ -45,7 +46,8 @@ record ProxmoxSettings(
         List<String> templateTags,
         CloneMode cloneMode,
         Duration agentTimeout,
-        TransportPolicy transport) {
+        TransportPolicy transport,
+        ClusterKubeconfigs clusterKubeconfigs) {
 
     ProxmoxSettings {
         Objects.requireNonNull(apiRoot, "apiRoot");
@@ -57,6 +59,7 @@ record ProxmoxSettings(
         Objects.requireNonNull(cloneMode, "cloneMode");
         drainExec = List.copyOf(drainExec);
         readyExec = readyExec.map(List::copyOf);
+        Objects.requireNonNull(clusterKubeconfigs, "clusterKubeconfigs");
     }
 
     static ProxmoxSettings from(BackendOptions o) {
@@ -88,7 +91,20 @@ record ProxmoxSettings(
                 templateTags(o),
                 cloneMode(o),
                 agentTimeout(o),
-                TransportPolicy.defaults());
+                TransportPolicy.defaults(),
+                clusterKubeconfigs(o));
+    }
+
+    /**
+     * {@code --cluster-kubeconfig} and {@code --cluster-kubeconfig-dir}: every kubeconfig given is
+     * read and checked now (see {@link ClusterKubeconfigs}).
+     */
+    private static ClusterKubeconfigs clusterKubeconfigs(BackendOptions o) {
+        return ClusterKubeconfigs.parse(
+                o.get(ProxmoxOptions.CLUSTER_KUBECONFIG),
+                o.where(ProxmoxOptions.CLUSTER_KUBECONFIG),
+                o.get(ProxmoxOptions.CLUSTER_KUBECONFIG_DIR),
+                o.where(ProxmoxOptions.CLUSTER_KUBECONFIG_DIR));
     }
 
     /** {@code --template-tags a,b}: Proxmox tags, compared lower-cased; empty when unset. */
@@ -150,7 +166,8 @@ record ProxmoxSettings(
                 templateTags,
                 cloneMode,
                 agentTimeout,
-                policy);
+                policy,
+                clusterKubeconfigs);
     }
 
     ProxmoxSettings withAgentTimeout(Duration timeout) {
@@ -171,7 +188,8 @@ record ProxmoxSettings(
                 templateTags,
                 cloneMode,
                 timeout,
-                transport);
+                transport,
+                clusterKubeconfigs);
     }
 
     private static URI apiRoot(BackendOptions o, String text) {
@@ -368,6 +386,7 @@ record ProxmoxSettings(
                 + memoryOvercommit + vmidRange.map(r -> ", vmids=" + r).orElse("")
                 + cloneStorage.map(s -> ", storage=" + s).orElse("")
                 + (templateTags.isEmpty() ? "" : ", template-tags=" + String.join(",", templateTags))
-                + ", clone-mode=" + cloneMode + ", agent-timeout=" + agentTimeout.toSeconds() + "s";
+                + ", clone-mode=" + cloneMode + ", agent-timeout=" + agentTimeout.toSeconds() + "s"
+                + (clusterKubeconfigs.isEmpty() ? "" : ", " + clusterKubeconfigs);
     }
 }

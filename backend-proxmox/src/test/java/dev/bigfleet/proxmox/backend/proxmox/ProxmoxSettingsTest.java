@@ -53,6 +53,22 @@ class ProxmoxSettingsTest {
     }
 
     @Test
+    void clusterKubeconfigsAreCheckedAtStartupNamingTheFlag(@TempDir Path dir) throws Exception {
+        assertThat(parse(Map.of()).clusterKubeconfigs().isEmpty()).isTrue();
+        Path missing = dir.resolve("prod-1.yaml");
+        refused(
+                Map.of("cluster-kubeconfig", "prod-1=" + missing),
+                "--cluster-kubeconfig prod-1=" + missing + ": cannot read: no such file");
+        refused(
+                Map.of("cluster-kubeconfig-dir", missing.toString()),
+                "--cluster-kubeconfig-dir " + missing + ": not a directory");
+        Path empty = Files.createDirectory(dir.resolve("kubeconfigs"));
+        ProxmoxSettings s = parse(Map.of("cluster-kubeconfig-dir", empty.toString()));
+        assertThat(s.clusterKubeconfigs().isEmpty()).isFalse();
+        assertThat(s.toString()).contains("kubeconfigs=none (dir " + empty + ")");
+    }
+
+    @Test
     void templateTagsAndCloneModeAreCheckedAndLinkedClonesTakeNoCloneStorage() {
         ProxmoxSettings s = parse(Map.of("template-tags", " BigFleet-Template , k8s ", "clone-mode", "linked"));
         assertThat(s.templateTags()).containsExactly("bigfleet-template", "k8s");
