@@ -33,6 +33,12 @@ final class ApiProblem {
         return e.getCode() == 401 || e.getCode() == 403;
     }
 
+    /** What went wrong asking cluster {@code clusterId}'s API server at {@code server}, for a failure message. */
+    static String trouble(String clusterId, String server, KubernetesClientException e) {
+        return "the API server of cluster " + clusterId + " (" + server + ") "
+                + (e.getCode() > 0 ? "answered " : "did not answer: ") + describe(e);
+    }
+
     static String describe(KubernetesClientException e) {
         if (e.getCode() > 0) {
             String message = Optional.ofNullable(e.getStatus())

@@ -87,8 +87,7 @@ final class NodeDrain {
                             + " (" + ApiProblem.describe(e) + "); its kubeconfig's user needs get, patch and delete"
                             + " on nodes, list on pods and create on pods/eviction");
                 }
-                trouble = "the API server of cluster " + clusterId + " (" + cluster.server() + ") did not answer: "
-                        + ApiProblem.describe(e);
+                trouble = ApiProblem.trouble(clusterId, cluster.server(), e);
             }
             if (!Instant.now().isBefore(deadline)) {
                 throw new BackendException(failure(left, trouble));

@@ -50,8 +50,7 @@ final class NodeReadyWait {
                     throw new BackendException("cluster " + clusterId + " refuses to show node " + node + " ("
                             + ApiProblem.describe(e) + "); its kubeconfig's user needs get on nodes");
                 }
-                last = "the API server of cluster " + clusterId + " (" + cluster.server() + ") did not answer: "
-                        + ApiProblem.describe(e);
+                last = ApiProblem.trouble(clusterId, cluster.server(), e);
             }
             if (!Instant.now().isBefore(deadline)) {
                 throw new BackendException(

@@ -211,6 +211,29 @@ class WorkloadDrainTest {
     }
 
     @Test
+    void anApiServerThatKeepsFailingFailsTheDrainByItsDeadlineSayingWhat() {
+        cluster.server
+                .expect()
+                .get()
+                .withPath("/api/v1/nodes/pve-x")
+                .andReturn(
+                        500,
+                        new io.fabric8.kubernetes.api.model.StatusBuilder()
+                                .withCode(500)
+                                .withMessage("etcdserver: request timed out")
+                                .build())
+                .always();
+        Instant deadline = in(Duration.ofMillis(1200));
+
+        assertThatThrownBy(() -> clusters.drain("prod-1", "pve-x", 30, deadline))
+                .isInstanceOf(BackendException.class)
+                .hasMessage("the drain of node pve-x of cluster prod-1 did not finish by the deadline: the API server"
+                        + " of cluster prod-1 (" + cluster.url() + ") answered HTTP 500: etcdserver: request timed"
+                        + " out");
+        assertThat(Instant.now()).isBetween(deadline, deadline.plusSeconds(5));
+    }
+
+    @Test
     void aSecondRunAfterACompletedDrainSucceeds() throws Exception {
         cluster.pod("default", "web-1", "pve-x", "ReplicaSet");
         clusters.drain("prod-1", "pve-x", 30, in(Duration.ofSeconds(20)));
