@@ -33,11 +33,13 @@ final class ApiHandler extends Handler.Abstract {
 
     private final Cluster cluster;
     private final Router router;
+    private final UploadApi upload;
     private final TokenCheck tokens;
 
-    ApiHandler(Cluster cluster, Router router) {
+    ApiHandler(Cluster cluster, ApiRoutes routes) {
         this.cluster = cluster;
-        this.router = router;
+        this.router = routes.router();
+        this.upload = routes.upload();
         this.tokens = new TokenCheck(cluster.config.token());
     }
 
@@ -49,11 +51,13 @@ final class ApiHandler extends Handler.Abstract {
         String path = rawPath.startsWith(PREFIX) ? rawPath.substring(PREFIX.length()) : rawPath;
         List<String> segments = segments(path);
         String shownPath = "/" + String.join("/", segments);
-        byte[] body = readBody(request);
+        boolean isUpload = rawPath.startsWith(PREFIX + "/") && UploadApi.isUpload(method, segments);
+        byte[] body = isUpload ? new byte[0] : readBody(request);
         boolean drop = false;
         Duration late = Duration.ZERO;
         int status;
         byte[] payload;
+        boolean plain = false;
         try {
             if ((method.equals("GET") || method.equals("DELETE") || method.equals("HEAD")) && body.length > 0) {
                 throw Errors.unexpectedContent(method);
@@ -62,6 +66,16 @@ final class ApiHandler extends Handler.Abstract {
                 throw Errors.notImplemented(method, rawPath);
             }
             authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+            Params uploaded = isUpload ? receiveUpload(request, segments, query) : null;
+            if (isUpload && uploaded == null) {
+                // pveproxy gives up on the request without an answer
+                request.getConnectionMetaData().getConnection().getEndPoint().close();
+                callback.succeeded();
+                synchronized (cluster) {
+                    cluster.requests.add(new RecordedRequest(method, shownPath, query == null ? "" : query, 0));
+                }
+                return true;
+            }
             Object data;
             Supplier<String> commandLine = () -> commandLine(query, body, contentType(request));
             synchronized (cluster) {
@@ -72,7 +86,9 @@ final class ApiHandler extends Handler.Abstract {
                 FaultState.RequestFault after = cluster.faults.takeRequestFault(method, shownPath, true, commandLine);
                 drop = after != null && after.drop;
                 late = after != null && after.delay != null ? after.delay : Duration.ZERO;
-                data = dispatch(method, segments, shownPath, query, body, contentType(request));
+                data = isUpload
+                        ? dispatch(method, segments, shownPath, uploaded)
+                        : dispatch(method, segments, shownPath, query, body, contentType(request));
             }
             if (data instanceof Unlocked rest) {
                 // talking to a guest takes up to seconds: the rest of the call runs without the lock
@@ -84,7 +100,10 @@ final class ApiHandler extends Handler.Abstract {
             payload = JSON.writeValueAsBytes(envelope);
         } catch (ApiException e) {
             status = e.status();
-            payload = e.emptyBody() ? new byte[0] : errorBody(e);
+            payload = e.emptyBody()
+                    ? new byte[0]
+                    : e.plainText() ? e.getMessage().getBytes(StandardCharsets.UTF_8) : errorBody(e);
+            plain = e.plainText();
         } catch (RuntimeException e) {
             LOG.warn("simulator failure on {} {}", method, shownPath, e);
             status = 500;
@@ -103,7 +122,7 @@ final class ApiHandler extends Handler.Abstract {
             Thread.sleep(late.toMillis());
         }
         response.setStatus(status);
-        if (payload.length > 0) {
+        if (payload.length > 0 && !plain) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json;charset=UTF-8");
         }
         if (status >= 400) {
@@ -130,8 +149,78 @@ final class ApiHandler extends Handler.Abstract {
         throw failure;
     }
 
+    /**
+     * pveproxy's way with an upload: the upload privilege is checked with the authentication, before
+     * the body is read (a refusal is delayed and has no body, as an authentication failure); a body
+     * must be {@code multipart/form-data} ({@link UploadForm}) and is put into a temporary file whose
+     * name the call gets as {@code tmpfilename}. A request without a body is an ordinary call.
+     *
+     * @return the call's parameters, or null when pveproxy gives no answer at all (a body of another
+     *     type, or a {@code tmpfilename} in the query)
+     */
+    private Params receiveUpload(Request request, List<String> segments, String query) throws java.io.IOException {
+        String storage = segments.get(3);
+        try {
+            synchronized (cluster) {
+                cluster.acl.require("/storage/" + storage, "Datastore.AllocateTemplate");
+            }
+        } catch (ApiException e) {
+            sleepQuietly(cluster.config.authFailureDelay());
+            throw new ApiException(e.status(), e.getMessage(), null, true);
+        }
+        Params params = Params.fromForm(query);
+        if (request.getLength() <= 0) {
+            return params;
+        }
+        String boundary = null;
+        String[] parts = contentType(request) == null
+                ? new String[0]
+                : contentType(request).split("\\s*[;,]\\s*", -1);
+        for (int i = 1; i < parts.length; i++) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*boundary\\s*=\\s*(\\S+?)\\s*")
+                    .matcher(parts[i]);
+            if (m.matches()) {
+                boundary = m.group(1);
+                break;
+            }
+        }
+        if (boundary == null
+                || !parts[0].equals("multipart/form-data")
+                || params.asMap().containsKey("tmpfilename")) {
+            return null;
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        String tmpfilename;
+        try (InputStream in = Request.asInputStream(request)) {
+            tmpfilename = upload.receive(in, boundary, fields);
+        }
+        for (Map.Entry<String, String> f : fields.entrySet()) {
+            params = params.with(f.getKey(), f.getValue());
+        }
+        return params.with("tmpfilename", tmpfilename);
+    }
+
+    private static void sleepQuietly(Duration d) {
+        if (d.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private Object dispatch(
             String method, List<String> segments, String shownPath, String query, byte[] body, String contentType) {
+        Params params = Params.fromForm(query);
+        if (method.equals("POST") || method.equals("PUT")) {
+            params = bodyParams(body, contentType).overriddenBy(params);
+        }
+        return dispatch(method, segments, shownPath, params);
+    }
+
+    private Object dispatch(String method, List<String> segments, String shownPath, Params given) {
         Router.Match match = router.find(method, segments);
         if (match == null) {
             throw Errors.notImplemented(method, shownPath);
@@ -140,14 +229,10 @@ final class ApiHandler extends Handler.Abstract {
         String node = pathParams.asMap().containsKey("node")
                 ? pathParams.asMap().get("node").get(0)
                 : null;
-        Params params = Params.fromForm(query);
-        if (method.equals("POST") || method.equals("PUT")) {
-            params = bodyParams(body, contentType).overriddenBy(params);
-        }
-        params = params.overriddenBy(pathParams);
+        Params params = given.overriddenBy(pathParams);
         // Proxmox checks the declared permissions first, then forwards to the node, then validates.
         match.route().permission().check(cluster.acl, params.asMap());
-        if (node != null) {
+        if (node != null && match.route().proxied()) {
             cluster.reachableNode(node);
         }
         ValidParams valid = match.route().schema().validate(params);

@@ -26,6 +26,9 @@ final class Cluster {
     final Map<String, Task> tasks = new LinkedHashMap<>();
     final FaultState faults = new FaultState();
     final List<RecordedRequest> requests = new ArrayList<>();
+    /** Uploaded files pveproxy holds for the upload call, by the name the call is told. */
+    final Map<String, java.nio.file.Path> uploads = new java.util.HashMap<>();
+
     final ScheduledExecutorService scheduler;
     final Acl acl;
     final Guests guests;
@@ -125,7 +128,13 @@ final class Cluster {
                 size);
         c.put("scsi0", disk.volid() + ",size=" + Drives.formatSize(size));
         if (t.iso()) {
-            c.put("ide0", "local:iso/ubuntu-24.04.1-live-server-amd64.iso,media=cdrom,size=2708862K");
+            String iso = "iso/ubuntu-24.04.1-live-server-amd64.iso";
+            StoragePool local = storages.pool("local", t.node());
+            if (local != null && !local.volumes.containsKey(iso)) {
+                long isoBytes = 2708862L << 10;
+                storages.add(local, iso, 0, false, null, isoBytes, isoBytes);
+            }
+            c.put("ide0", "local:" + iso + ",media=cdrom,size=2708862K");
         }
         if (t.cloudInitStorage() != null) {
             StoragePool ciPool = t.cloudInitStorage().isEmpty() ? pool : storages.pool(t.cloudInitStorage(), t.node());
@@ -250,6 +259,31 @@ final class Cluster {
         finishing.warn(line);
     }
 
+    /** A line the task whose body runs now prints to its log (under the cluster lock). */
+    void log(String line) {
+        if (finishing == null) {
+            throw new IllegalStateException("no task is finishing: " + line);
+        }
+        finishing.log.add(line);
+    }
+
+    /**
+     * A task whose body runs at once, for a call that waits for its task ({@code delay}) when the
+     * task ends within the wait. Returns the ended task.
+     */
+    Task runTaskNow(TaskKind kind, String node, String id, TaskBody body) {
+        Task task = newTask(kind, node, id);
+        finishing = task;
+        String result;
+        try {
+            result = body.finish();
+        } finally {
+            finishing = null;
+        }
+        task.end(result);
+        return task;
+    }
+
     /** A task that fails at once with {@code message}, for errors Proxmox reports from the worker. */
     Task failedTask(TaskKind kind, String node, String id, String message) {
         Task task = newTask(kind, node, id);
@@ -307,5 +341,6 @@ final class Cluster {
     void close() {
         scheduler.shutdownNow();
         guests.close();
+        storages.close();
     }
 }

@@ -18,6 +18,14 @@ final class Errors {
         return new ApiException(500, message, null, false);
     }
 
+    /**
+     * An error pveproxy answers itself ({@code $self->error}): the message is the status line's
+     * reason and, as plain text, the body.
+     */
+    static ApiException httpServer(int status, String message) {
+        return ApiException.plainText(status, message);
+    }
+
     static ApiException noTicket() {
         return new ApiException(401, "No ticket", null, true);
     }

@@ -27,6 +27,13 @@ final class FaultState {
 
     final Map<String, Integer> diskRemovalLockTimeouts = new java.util.HashMap<>();
 
+    /** Whether a failing or slow task of {@code kind} is pending. */
+    boolean pending(TaskKind kind) {
+        ArrayDeque<String> failing = failingTasks.get(kind);
+        ArrayDeque<Duration> slow = slowTasks.get(kind);
+        return (failing != null && !failing.isEmpty()) || (slow != null && !slow.isEmpty());
+    }
+
     /**
      * Answers the next {@code remaining} requests matching method and path in its place, or lets
      * them be processed and then drops or delays their answers.

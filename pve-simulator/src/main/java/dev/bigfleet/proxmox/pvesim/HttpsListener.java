@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -44,6 +45,8 @@ final class HttpsListener {
         ssl.setKeyStorePassword(new String(tls.keyStorePassword));
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
+        // pveproxy decodes the path before routing: a volume ID's slash may come encoded (%2F)
+        http.setUriCompliance(UriCompliance.DEFAULT.with("pveproxy", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
         SecureRequestCustomizer secure = new SecureRequestCustomizer();
         // The certificate names 127.0.0.1 as an IP SAN; hostname checks are the client's job.
         secure.setSniHostCheck(false);

@@ -40,6 +40,8 @@ final class ParamSchema {
             v -> v.matches("(?i)[a-z][a-z0-9_-]+") ? null : "invalid format - invalid configuration ID '" + v + "'";
 
     private final LinkedHashMap<String, ParamSpec> specs = new LinkedHashMap<>();
+    /** {@code requires}: a parameter that is only valid together with another. */
+    private final LinkedHashMap<String, String> requires = new LinkedHashMap<>();
 
     static ParamSchema of() {
         return new ParamSchema();
@@ -84,6 +86,12 @@ final class ParamSchema {
                         s.allowed(),
                         s.check(),
                         s.rootOnly()));
+        return this;
+    }
+
+    /** {@code name} given without {@code other} is an error of {@code other}'s. */
+    ParamSchema requires(String name, String other) {
+        requires.put(name, other);
         return this;
     }
 
@@ -135,6 +143,11 @@ final class ParamSchema {
                 errors.put(s.name(), problem);
             }
         }
+        requires.forEach((name, other) -> {
+            if (values.containsKey(name) && !values.containsKey(other)) {
+                errors.put(other, "missing property required by '" + name + "'");
+            }
+        });
         if (!errors.isEmpty()) {
             throw Errors.params(errors);
         }

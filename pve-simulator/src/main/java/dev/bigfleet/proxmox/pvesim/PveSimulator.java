@@ -52,7 +52,7 @@ public final class PveSimulator implements AutoCloseable {
         threads.setDaemon(true);
         Server server = new Server(threads);
         HttpsListener listener = HttpsListener.on(server, config.host(), config.port(), dir, tls);
-        server.setHandler(new ApiHandler(cluster, new ApiRoutes(cluster).router()));
+        server.setHandler(new ApiHandler(cluster, new ApiRoutes(cluster)));
         try {
             server.start();
         } catch (Exception e) {

@@ -7,9 +7,19 @@ import java.util.List;
 final class Router {
     private final List<Route> routes = new ArrayList<>();
 
+    /**
+     * A route; {@code proxied} when Proxmox forwards the call to its {@code {node}} ({@code proxyto
+     * => 'node'}), so that an offline node fails the call before its handler runs.
+     */
     // the split path template; routes are never compared
     @SuppressWarnings("ArrayRecordComponent")
-    record Route(String method, String[] pattern, Permission permission, ParamSchema schema, Endpoint endpoint) {}
+    record Route(
+            String method,
+            String[] pattern,
+            Permission permission,
+            ParamSchema schema,
+            Endpoint endpoint,
+            boolean proxied) {}
 
     record Match(Route route, Params pathParams) {}
 
@@ -19,21 +29,36 @@ final class Router {
     }
 
     void add(String method, String pattern, Permission permission, ParamSchema schema, Endpoint endpoint) {
-        routes.add(new Route(method, pattern.substring(1).split("/"), permission, schema, endpoint));
+        routes.add(new Route(method, pattern.substring(1).split("/"), permission, schema, endpoint, true));
     }
 
-    /** @return null when nothing matches the method and path */
+    /** A call the node that receives it handles itself (no {@code proxyto}). */
+    void addUnproxied(String method, String pattern, Permission permission, ParamSchema schema, Endpoint endpoint) {
+        routes.add(new Route(method, pattern.substring(1).split("/"), permission, schema, endpoint, false));
+    }
+
+    /**
+     * @return null when nothing matches the method and path. A last pattern part {@code {name+}}
+     *     takes the rest of the path, its segments joined by {@code /}, as pve-storage's content
+     *     routes do ({@code fragmentDelimiter => ''}: volume IDs hold slashes).
+     */
     Match find(String method, List<String> segments) {
         for (Route r : routes) {
-            if (!r.method.equals(method) || r.pattern.length != segments.size()) {
+            int n = r.pattern.length;
+            boolean rest = r.pattern[n - 1].endsWith("+}");
+            if (!r.method.equals(method) || (rest ? segments.size() < n : segments.size() != n)) {
                 continue;
             }
             Params p = Params.empty();
             boolean ok = true;
-            for (int i = 0; i < r.pattern.length && ok; i++) {
+            for (int i = 0; i < n && ok; i++) {
                 String want = r.pattern[i];
                 String got = segments.get(i);
-                if (want.startsWith("{")) {
+                if (rest && i == n - 1) {
+                    p = p.with(
+                            want.substring(1, want.length() - 2),
+                            String.join("/", segments.subList(i, segments.size())));
+                } else if (want.startsWith("{")) {
                     p = p.with(want.substring(1, want.length() - 1), got);
                 } else {
                     ok = want.equals(got);

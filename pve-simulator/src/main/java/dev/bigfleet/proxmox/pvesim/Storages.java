@@ -1,19 +1,32 @@
 package dev.bigfleet.proxmox.pvesim;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The cluster's storages ({@code storage.cfg}) and their space: one pool per node for a local
  * storage, one for a shared one. Volumes are found by volume ID and the node of the VM using them.
+ * The bytes of uploaded files are kept in a directory of the simulator's host.
  */
-final class Storages {
+final class Storages implements AutoCloseable {
     private final Map<String, StorageSpec> specs = new LinkedHashMap<>();
     private final Map<String, StoragePool> pools = new LinkedHashMap<>();
+    private final Path files;
+    private final AtomicLong fileNames = new AtomicLong();
 
     Storages(List<StorageSpec> storages, List<String> nodes) {
+        try {
+            this.files = Files.createTempDirectory("pvesim-storage");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         for (StorageSpec s : storages) {
             specs.put(s.id(), s);
             if (s.shared()) {
@@ -108,5 +121,15 @@ final class Storages {
             }
         }
         return false;
+    }
+
+    /** A fresh path for file bytes on the simulator's host (nothing is created). */
+    Path newFile(String name) {
+        return files.resolve(fileNames.incrementAndGet() + "-" + name);
+    }
+
+    @Override
+    public void close() {
+        HostFiles.deleteTree(files);
     }
 }

@@ -9,7 +9,11 @@ public enum TaskKind {
     DESTROY("qmdestroy"),
     CONFIG("qmconfig"),
     RESIZE("resize"),
-    MIGRATE("qmigrate");
+    MIGRATE("qmigrate"),
+    /** A file uploaded to a storage is copied into it. */
+    UPLOAD("imgcopy"),
+    /** A volume of a storage is deleted. */
+    VOLUME_DELETE("imgdel");
 
     private final String type;
 

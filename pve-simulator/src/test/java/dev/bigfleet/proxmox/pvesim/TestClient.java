@@ -105,6 +105,28 @@ final class TestClient {
                 .PUT(HttpRequest.BodyPublishers.ofString(form(pairs))));
     }
 
+    /**
+     * An upload as Proxmox's web interface sends it: {@code multipart/form-data} with the form
+     * fields (name, value, ...) first and the file last, in a part named {@code fileField}.
+     */
+    Resp upload(String path, String fileField, String filename, byte[] file, String... fields) {
+        String boundary = "----pvesimtest" + Long.toHexString(System.nanoTime());
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < fields.length; i += 2) {
+            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + fields[i] + "\"\r\n\r\n"
+                            + fields[i + 1] + "\r\n")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + fileField + "\"; filename=\""
+                        + filename + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        body.writeBytes(file);
+        body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        return send(builder(path)
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
+    }
+
     Resp postJson(String path, String json) {
         return send(builder(path)
                 .header("Content-Type", "application/json")
@@ -130,7 +152,10 @@ final class TestClient {
     Resp sendOrThrow(HttpRequest.Builder b) throws IOException {
         try {
             HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            JsonNode json = r.body().isEmpty() ? null : JSON.readTree(r.body());
+            JsonNode json = null;
+            if (r.headers().firstValue("Content-Type").orElse("").startsWith("application/json")) {
+                json = JSON.readTree(r.body());
+            }
             return new Resp(r.statusCode(), r.body(), json);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
