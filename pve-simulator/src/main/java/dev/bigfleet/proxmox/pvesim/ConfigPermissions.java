@@ -20,10 +20,14 @@ final class ConfigPermissions {
     static void check(Acl acl, int vmid, List<String> deletes, Map<String, String> changes) {
         String path = "/vms/" + vmid;
         for (String key : deletes) {
-            acl.require(path, privilege(key));
+            if (!valueDependent(key)) {
+                acl.require(path, privilege(key));
+            }
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
-            acl.require(path, privilege(e.getKey()));
+            if (!valueDependent(e.getKey())) {
+                acl.require(path, privilege(e.getKey()));
+            }
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
             if (e.getKey().matches("hostpci\\d+")) {
@@ -44,6 +48,14 @@ final class ConfigPermissions {
                 }
             }
         }
+    }
+
+    /**
+     * A drive's privilege depends on its value (a CD-ROM, a cloud-init drive or a disk): qemu-server
+     * checks it while it applies the update ({@link CdromConfig#requireDrivePerms}).
+     */
+    private static boolean valueDependent(String key) {
+        return Drives.isDrive(key) || key.equals("cdrom");
     }
 
     private static String privilege(String key) {

@@ -16,6 +16,9 @@ final class Vm {
     String node;
     final LinkedHashMap<String, Object> config = new LinkedHashMap<>();
     final LinkedHashMap<String, Object> pending = new LinkedHashMap<>();
+    /** Options deleted while running that stay until QEMU restarts (an IDE or SATA drive). */
+    final java.util.Set<String> pendingDelete = new java.util.LinkedHashSet<>();
+
     boolean running;
     long startedAtNanos;
     long startedAtEpoch;
@@ -49,6 +52,7 @@ final class Vm {
     Map<String, Object> effectiveConfig() {
         LinkedHashMap<String, Object> out = new LinkedHashMap<>(config);
         out.putAll(pending);
+        out.keySet().removeAll(pendingDelete);
         return out;
     }
 
@@ -91,6 +95,8 @@ final class Vm {
         running = false;
         config.putAll(pending);
         pending.clear();
+        config.keySet().removeAll(pendingDelete);
+        pendingDelete.clear();
     }
 
     /** Records that exec-status reported the end of {@code pid}. */

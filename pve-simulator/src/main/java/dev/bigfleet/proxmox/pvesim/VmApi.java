@@ -16,6 +16,7 @@ final class VmApi {
     private static final Set<String> HOTPLUG_PENDING = Set.of("cores", "sockets", "memory", "agent", "balloon");
 
     private final Cluster cluster;
+    private final CdromConfig cdroms;
 
     private static String memoryCheck(String v) {
         String n = v.startsWith("current=") ? v.substring(8) : v;
@@ -31,6 +32,7 @@ final class VmApi {
 
     VmApi(Cluster cluster) {
         this.cluster = cluster;
+        this.cdroms = new CdromConfig(cluster);
     }
 
     void register(Router r) {
@@ -91,6 +93,13 @@ final class VmApi {
         for (int i = 0; i < 16; i++) {
             schema.string("hostpci" + i, false, 0, QemuFormats::hostpciCheck);
         }
+        for (int i = 0; i < 4; i++) {
+            schema.string("ide" + i, false, 0, CdromConfig.DRIVE.checker());
+        }
+        for (int i = 0; i < 6; i++) {
+            schema.string("sata" + i, false, 0, CdromConfig.DRIVE.checker());
+        }
+        schema.string("cdrom", false, 0, CdromConfig.DRIVE.checker());
         schema.string(
                 "machine",
                 false,
@@ -122,6 +131,7 @@ final class VmApi {
             MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
             sha1.update(vm.config.toString().getBytes(StandardCharsets.UTF_8));
             sha1.update(vm.pending.toString().getBytes(StandardCharsets.UTF_8));
+            sha1.update(vm.pendingDelete.toString().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(sha1.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -147,6 +157,15 @@ final class VmApi {
         if (changes.isEmpty() && deletes.isEmpty()) {
             throw Errors.handler("no options specified");
         }
+        CdromConfig.resolveAlias(changes);
+        for (int i = 0; i < deletes.size(); i++) {
+            String d = deletes.get(i).equals("cdrom") ? "ide2" : deletes.get(i);
+            deletes.set(i, d);
+            if (changes.containsKey(d)) {
+                throw Errors.param("delete", "you can't use '-" + d + "' and -delete " + d + "' at the same time");
+            }
+        }
+        cdroms.precheck(c.vmid(), changes);
         ConfigPermissions.check(cluster.acl, c.vmid(), deletes, changes);
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (p.has("digest") && !p.str("digest").equalsIgnoreCase(digest(vm))) {
@@ -169,40 +188,85 @@ final class VmApi {
         }
         if (p.has("background_delay")
                 && cluster.delays.task(TaskKind.CONFIG).isZero()
-                && !hasPendingFault(TaskKind.CONFIG)) {
-            // The task would finish within the wait: Proxmox then answers null instead of a UPID.
-            apply(vm, changes, deletes);
+                && !cluster.faults.pending(TaskKind.CONFIG)) {
+            // The task would finish within the wait: Proxmox then answers null instead of a UPID,
+            // or dies with the task's error.
+            try {
+                apply(vm, changes, deletes);
+            } catch (ApiException e) {
+                throw Errors.handler("failed to update VM " + vm.vmid + ": " + e.getMessage());
+            }
             return null;
         }
         return cluster.startTask(TaskKind.CONFIG, c.node(), Integer.toString(vm.vmid), () -> {
                     if (cluster.vms.get(vm.vmid) != vm) {
                         return Errors.configMissing(c.node(), vm.vmid);
                     }
-                    apply(vm, changes, deletes);
+                    try {
+                        apply(vm, changes, deletes);
+                    } catch (ApiException e) {
+                        return e.getMessage();
+                    }
                     return null;
                 })
                 .upid
                 .toString();
     }
 
-    private boolean hasPendingFault(TaskKind kind) {
-        return !cluster.faults
-                        .failingTasks
-                        .getOrDefault(kind, new java.util.ArrayDeque<>())
-                        .isEmpty()
-                || !cluster.faults
-                        .slowTasks
-                        .getOrDefault(kind, new java.util.ArrayDeque<>())
-                        .isEmpty();
-    }
-
-    private static void apply(Vm vm, Map<String, String> changes, List<String> deletes) {
+    /**
+     * qemu-server's {@code updatefn}: the deletes, then the changes. On a running VM the options
+     * that cannot change live stay pending until QEMU restarts; of the drives, a CD-ROM that exists
+     * changes its medium at once (an eject with {@code none} too), while adding or deleting an IDE or
+     * SATA drive waits. A new CD-ROM joins the boot order ({@code boot: order=...}), a deleted drive
+     * leaves it. Throws what Proxmox dies with; what was applied before stays.
+     */
+    private void apply(Vm vm, Map<String, String> changes, List<String> deletes) {
+        List<String> boot = CdromConfig.bootOrder(vm.config.get("boot"));
+        boolean bootChanged = false;
         for (String d : deletes) {
+            if (Drives.isDrive(d)) {
+                Object value = vm.pending.containsKey(d) ? vm.pending.get(d) : vm.config.get(d);
+                if (value == null || vm.pendingDelete.contains(d)) {
+                    continue; // "cannot delete '<opt>' - not set in current configuration!", a warning
+                }
+                cdroms.requireDrivePerms(vm.vmid, d, value.toString());
+                if (boot.remove(d)) {
+                    bootChanged = true;
+                }
+                vm.pending.remove(d);
+                if (vm.running && CdromConfig.KEY.matcher(d).matches() && vm.config.containsKey(d)) {
+                    vm.pendingDelete.add(d);
+                } else {
+                    vm.config.remove(d);
+                }
+                continue;
+            }
             vm.config.remove(d);
             vm.pending.remove(d);
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
             String k = e.getKey();
+            if (CdromConfig.KEY.matcher(k).matches()) {
+                Object old = vm.config.get(k);
+                if (old != null) {
+                    cdroms.requireDrivePerms(vm.vmid, k, old.toString());
+                }
+                cdroms.requireDrivePerms(vm.vmid, k, e.getValue());
+                String created = cdroms.create(vm, k, e.getValue());
+                if (!boot.isEmpty() && !boot.contains(k)) {
+                    boot.add(k);
+                    bootChanged = true;
+                }
+                boolean liveMedium = old != null && CdromConfig.isCdrom(CdromConfig.parse(old.toString()));
+                if (vm.running && !liveMedium) {
+                    vm.pending.put(k, created);
+                } else {
+                    vm.config.put(k, created);
+                    vm.pending.remove(k);
+                }
+                vm.pendingDelete.remove(k);
+                continue;
+            }
             Object value = typed(k, e.getValue());
             if (value == null) {
                 vm.config.remove(k);
@@ -212,6 +276,15 @@ final class VmApi {
             } else {
                 vm.config.put(k, value);
                 vm.pending.remove(k);
+            }
+        }
+        if (bootChanged) {
+            String order = CdromConfig.printBootOrder(boot);
+            if (vm.running && !order.equals(vm.config.get("boot"))) {
+                vm.pending.put("boot", order);
+            } else {
+                vm.config.put("boot", order);
+                vm.pending.remove("boot");
             }
         }
     }

@@ -139,6 +139,10 @@ final class VmPowerApi {
                     if (vm.running) {
                         return "VM " + vmid + " already running";
                     }
+                    String iso = missingIso(vm);
+                    if (iso != null) {
+                        return "volume '" + iso + "' does not exist";
+                    }
                     String missing = missingBridge(vm);
                     if (missing != null) {
                         return "bridge '" + missing + "' does not exist";
@@ -246,6 +250,20 @@ final class VmPowerApi {
                 })
                 .upid
                 .toString();
+    }
+
+    /**
+     * An ISO image a drive names that its storage does not hold (deleted after it was attached):
+     * qemu-server activates every volume before QEMU starts, and a directory storage's {@code
+     * activate_volume} dies on a missing file. Only ISO images are checked.
+     */
+    private String missingIso(Vm vm) {
+        for (Drives.Drive d : Drives.of(vm.config)) {
+            if (d.hasVolume() && d.file().contains(":iso/") && cluster.storages.volume(d.file(), vm.node) == null) {
+                return d.file();
+            }
+        }
+        return null;
     }
 
     /** A NIC's bridge the node does not have: QEMU cannot plug the tap device in. */

@@ -135,4 +135,60 @@ class ConfigTest {
         assertThat(client.get(path + "/config?current=1").data().get("memory").asText())
                 .isEqualTo("8192");
     }
+
+    @Test
+    void cdromDrivesAreCheckedStoredWithTheirSizeAndChangedLiveOnlyAsAMedium() throws Exception {
+        byte[] iso = SeedIso.make("data", java.util.Map.of("readme", "not a seed\n"));
+        assertThat(client.run(client.upload(
+                        "/nodes/pve1/storage/local/upload", "filename", "data.iso", iso, "content", "iso")))
+                .isEqualTo("OK");
+        int id = cloneVm();
+        String path = "/nodes/pve1/qemu/" + id;
+        assertThat(client.put(path + "/config", "ide2", "local:iso/data.iso").error("ide2"))
+                .isEqualTo("explicit 'media=cdrom' is required for iso images");
+        assertThat(client.put(path + "/config", "ide2", "data.iso,media=cdrom").error("ide2"))
+                .isEqualTo(
+                        "invalid format - format error\nfile: invalid format - unable to parse volume ID 'data.iso'");
+        assertThat(client.put(path + "/config", "ide2", "local:iso/gone.iso,media=cdrom")
+                        .message())
+                .isEqualTo("volume local:iso/gone.iso does not exist\n");
+        assertThat(client.put(path + "/config", "ide2", "local-lvm:iso/data.iso,media=cdrom")
+                        .message())
+                .isEqualTo("lvm name 'iso/data.iso' contains illegal characters\n");
+        assertThat(client.put(path + "/config", "ide2", "local:iso/data.iso,media=cdrom", "delete", "ide2")
+                        .error("delete"))
+                .isEqualTo("you can't use '-ide2' and -delete ide2' at the same time");
+
+        assertThat(client.put(path + "/config", "cdrom", "local:iso/data.iso").status())
+                .isEqualTo(200);
+        JsonNode c = client.get(path + "/config").data();
+        assertThat(c.get("ide2").asText())
+                .isEqualTo("local:iso/data.iso,media=cdrom,size=" + Drives.formatSize(iso.length));
+        assertThat(c.get("boot").asText()).isEqualTo("order=scsi0;net0;ide2");
+
+        client.run(client.post(path + "/status/start"));
+        assertThat(client.put(path + "/config", "ide2", "none,media=cdrom").status())
+                .isEqualTo(200);
+        assertThat(client.get(path + "/config?current=1").data().get("ide2").asText())
+                .as("a CD-ROM's medium changes at once")
+                .isEqualTo("none,media=cdrom");
+        assertThat(client.put(path + "/config", "sata1", "local:iso/data.iso,media=cdrom")
+                        .status())
+                .isEqualTo(200);
+        assertThat(client.get(path + "/config").data().get("sata1").asText()).startsWith("local:iso/data.iso");
+        assertThat(client.get(path + "/config?current=1").data().has("sata1"))
+                .as("a new SATA drive waits for the restart")
+                .isFalse();
+        assertThat(client.put(path + "/config", "delete", "ide2").status()).isEqualTo(200);
+        assertThat(client.get(path + "/config").data().has("ide2")).isFalse();
+        assertThat(client.get(path + "/config?current=1").data().get("ide2").asText())
+                .isEqualTo("none,media=cdrom");
+        client.run(client.post(path + "/status/stop"));
+        JsonNode stopped = client.get(path + "/config?current=1").data();
+        assertThat(stopped.has("ide2")).isFalse();
+        assertThat(stopped.get("sata1").asText()).startsWith("local:iso/data.iso,media=cdrom");
+        assertThat(stopped.get("boot").asText())
+                .as("each update starts from the running boot order, as qemu-server's does")
+                .isEqualTo("order=scsi0;net0");
+    }
 }

@@ -111,4 +111,44 @@ class PrivilegesTest {
                     .isEqualTo("Permission check failed (/nodes/pve1, Sys.Audit)\n");
         }
     }
+
+    @Test
+    void aCdromNeedsItsPrivilegeWhenTheUpdateIsAppliedAndAccessToTheIsosStorage() throws Exception {
+        try (PveSimulator sim = start(p -> p.grant("/storage", "Datastore.AllocateTemplate"))) {
+            TestClient client = TestClient.of(sim);
+            assertThat(client.run(client.upload(
+                            "/nodes/pve1/storage/local/upload",
+                            "filename",
+                            "seed.iso",
+                            SeedIso.make("data", java.util.Map.of("a", "a\n")),
+                            "content",
+                            "iso")))
+                    .isEqualTo("OK");
+            client.awaitTask(client.post("/nodes/pve1/qemu/9000/clone", "newid", "150", "pool", "bigfleet")
+                    .data()
+                    .asText());
+            // the provisioner's role has no VM.Config.CDROM: qemu-server finds out while applying
+            TestClient.Resp put = client.put("/nodes/pve1/qemu/150/config", "ide2", "local:iso/seed.iso,media=cdrom");
+            assertThat(put.status()).isEqualTo(403);
+            assertThat(put.message()).isEqualTo("Permission check failed (/vms/150, VM.Config.CDROM)\n");
+            TestClient.Resp post = client.post("/nodes/pve1/qemu/150/config", "ide2", "local:iso/seed.iso,media=cdrom");
+            assertThat(post.status()).as("a POST fails in its task").isEqualTo(200);
+            assertThat(client.run(post)).isEqualTo("Permission check failed (/vms/150, VM.Config.CDROM)");
+        }
+        // on local only the upload privilege: neither AllocateSpace nor Audit to read an ISO there
+        try (PveSimulator sim = start(p ->
+                p.grant("/pool/bigfleet", "VM.Config.CDROM").grant("/storage/local", "Datastore.AllocateTemplate"))) {
+            TestClient client = TestClient.of(sim);
+            client.awaitTask(client.post("/nodes/pve1/qemu/9000/clone", "newid", "150", "pool", "bigfleet")
+                    .data()
+                    .asText());
+            TestClient.Resp put = client.put("/nodes/pve1/qemu/150/config", "ide2", "local:iso/seed.iso,media=cdrom");
+            assertThat(put.message())
+                    .as("check_volume_access, before the config is read")
+                    .isEqualTo("Permission check failed (/storage/local, Datastore.AllocateSpace|Datastore.Audit)\n");
+            assertThat(client.put("/nodes/pve1/qemu/150/config", "ide2", "none,media=cdrom")
+                            .status())
+                    .isEqualTo(200);
+        }
+    }
 }
