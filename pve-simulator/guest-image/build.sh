@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the guest the simulator runs for every started VM: a small Debian 12 root file system with
-# qemu-guest-agent, the commands the setup kit's hooks use (deploy/proxmox/*.sh, installed where
-# the template guide puts them) and test stand-ins for kubeadm and kubectl. With --vm it also
-# makes a bootable qcow2 disk of it (kernel, systemd, qemu-guest-agent started at boot) for the
-# real-VM lane.
+# qemu-guest-agent, cloud-init (run against a cidata seed attached to the VM, with the settings of
+# cloud.cfg.d/ for the sandbox), the commands the setup kit's hooks use (deploy/proxmox/*.sh,
+# installed where the template guide puts them) and test stand-ins for kubeadm and kubectl. With
+# --vm it also makes a bootable qcow2 disk of it (kernel, systemd, qemu-guest-agent started at
+# boot; no cloud-init) for the real-VM lane.
 #
 #   pve-simulator/guest-image/build.sh          # prints the root file system's directory
 #   pve-simulator/guest-image/build.sh --vm     # prints the directory holding guest.qcow2,
@@ -12,9 +13,10 @@
 # Standard output is that one line and nothing else, so a caller can take it as the path; whatever
 # the build's tools print goes to standard error.
 #
-# The result is cached in a directory named after the SHA-256 of this script, the stand-ins and
-# the hooks, under $BIGFLEET_GUEST_IMAGE_CACHE (default: ~/.cache/bigfleet-guest-image, or
-# /var/cache/bigfleet-guest-image for root); a second run with the same inputs builds nothing.
+# The result is cached in a directory named after the SHA-256 of this script, the stand-ins, the
+# cloud-init settings and the hooks, under $BIGFLEET_GUEST_IMAGE_CACHE (default:
+# ~/.cache/bigfleet-guest-image, or /var/cache/bigfleet-guest-image for root); a second run with
+# the same inputs builds nothing.
 # Needs root (mmdebstrap keeps the files' owners), mmdebstrap and Debian's package mirror; --vm
 # also needs qemu-img and mkfs.ext4 (e2fsprogs).
 set -euo pipefail
@@ -43,7 +45,7 @@ if [[ -n ${BIGFLEET_GUEST_IMAGE_CACHE:-} ]]; then
 else
   cache=/var/cache/bigfleet-guest-image
 fi
-key="$(cat "$here/build.sh" "$here"/stand-ins/* "$kit/bootstrap-hook.sh" "$kit/drain-hook.sh" "$kit/ready-hook.sh" \
+key="$(cat "$here/build.sh" "$here"/stand-ins/* "$here"/cloud.cfg.d/* "$kit/bootstrap-hook.sh" "$kit/drain-hook.sh" "$kit/ready-hook.sh" \
   | sha256sum | cut -c1-16)"
 out="$cache/$key"
 mkdir -p "$cache"
@@ -55,14 +57,19 @@ flock 9
 if [[ ! -d "$out/rootfs" ]]; then
   work="$(mktemp -d "$cache/.build-XXXXXX")"
   trap 'rm -rf "$work"' EXIT
-  # essential: dash, coreutils, tar, hostname, grep, sed, findutils, util-linux; the agent and its
-  # libraries on top. No apt, no init: the sandbox runs the agent as its only long-lived process.
+  # essential: dash, coreutils, tar, hostname, grep, sed, findutils, util-linux; the agent and
+  # cloud-init (with python3) and their libraries on top, without Recommends. No apt, no init: the
+  # sandbox runs the agent as its only long-lived process, and cloud-init's stages when it boots
+  # with a seed.
   mmdebstrap --quiet --variant=essential --components=main \
-    --include=qemu-guest-agent \
+    --aptopt='APT::Install-Recommends "false"' \
+    --include=qemu-guest-agent,cloud-init \
     --customize-hook='mkdir -p "$1/usr/local/lib/bigfleet" "$1/etc/kubernetes"' \
     --customize-hook="copy-in $kit/bootstrap-hook.sh $kit/drain-hook.sh $kit/ready-hook.sh /usr/local/lib/bigfleet" \
     --customize-hook="copy-in $here/stand-ins/kubeadm $here/stand-ins/kubectl /usr/local/bin" \
+    --customize-hook="copy-in $here/cloud.cfg.d/90-bigfleet-sandbox.cfg /etc/cloud/cloud.cfg.d" \
     --customize-hook='chmod 0755 "$1"/usr/local/lib/bigfleet/*.sh "$1"/usr/local/bin/kubeadm "$1"/usr/local/bin/kubectl' \
+    --customize-hook='chmod 0644 "$1"/etc/cloud/cloud.cfg.d/90-bigfleet-sandbox.cfg' \
     --customize-hook='rm -rf "$1"/usr/share/doc/* "$1"/usr/share/man/* "$1"/usr/share/locale/* "$1"/var/cache/apt/*' \
     --customize-hook=': > "$1/etc/machine-id"' \
     bookworm "$work/rootfs"
