@@ -14,7 +14,7 @@ public final class DirectVmBoot implements AutoCloseable {
 
     private DirectVmBoot(QemuGuest guest) {
         this.guest = guest;
-        this.console = new GuestConsole(0, guest::socket);
+        this.console = new GuestConsole(0, guest::socket, guest::root);
     }
 
     /** Starts QEMU on a new overlay in {@code dir}; returns once the process runs. */

@@ -2,7 +2,13 @@ package dev.bigfleet.proxmox.pvesim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
@@ -13,17 +19,134 @@ import java.util.function.Supplier;
  * A test's way into one running VM's guest, past the API, as an operator at its console would
  * look: it talks to the guest's own agent directly. Obtain it with {@link PveSimulator#guest(int)};
  * each call waits for the agent up to its own timeout and throws {@link IllegalStateException}
- * when the guest does not answer or refuses.
+ * when the guest does not answer or refuses. {@link #readFile} reads the guest's files without its
+ * agent, as someone with the VM's disk mounted would (for guests whose agent cannot run commands).
  */
 public final class GuestConsole {
     private static final Duration RUN_LIMIT = Duration.ofSeconds(60);
+    private static final int MAX_LINKS = 40;
 
     private final int vmid;
     private final AgentChannel channel;
+    private final Supplier<Optional<Path>> root;
 
-    GuestConsole(int vmid, Supplier<java.nio.file.Path> socket) {
+    GuestConsole(int vmid, Supplier<Path> socket, Supplier<Optional<Path>> root) {
         this.vmid = vmid;
         this.channel = new AgentChannel(socket);
+        this.root = root;
+    }
+
+    /**
+     * A file of the running guest, read through the guest's root on the simulator's host rather than
+     * its agent (so it works whatever the agent allows, and without one); symbolic links are followed
+     * inside the guest. Empty when there is no such regular file.
+     *
+     * @throws IllegalStateException when the VM runs no sandboxed guest (stopped, or a real VM)
+     */
+    public Optional<byte[]> readFile(String path) {
+        Path top = root.get().orElseThrow(() -> new IllegalStateException("VM " + vmid + " runs no sandboxed guest"));
+        Path file = resolveInside(top, path);
+        if (file == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@link #readFile} as UTF-8 text. */
+    public Optional<String> readFileText(String path) {
+        return readFile(path).map(b -> new String(b, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Waits up to {@code timeout} for a file to appear in the guest ({@link #readFile}) and returns
+     * its text.
+     *
+     * @throws IllegalStateException when it does not appear in time
+     */
+    public String awaitFileText(String path, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Optional<String> text = root.get().isPresent() ? readFileText(path) : Optional.empty();
+            if (text.isPresent()) {
+                return text.get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("VM " + vmid + ": no " + path + " after " + timeout);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
+
+    /**
+     * {@code path} inside the guest's root {@code top}, its symbolic links resolved as the guest
+     * resolves them (an absolute target starts again at the guest's root, {@code ..} stops there);
+     * null for a loop or a missing directory on the way.
+     */
+    private static Path resolveInside(Path top, String path) {
+        java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>();
+        for (String part : path.split("/", -1)) {
+            if (!part.isEmpty()) {
+                todo.add(part);
+            }
+        }
+        java.util.ArrayDeque<String> done = new java.util.ArrayDeque<>();
+        int links = 0;
+        while (!todo.isEmpty()) {
+            String part = todo.poll();
+            if (part.equals(".")) {
+                continue;
+            }
+            if (part.equals("..")) {
+                done.pollLast();
+                continue;
+            }
+            Path here = top;
+            for (String d : done) {
+                here = here.resolve(d);
+            }
+            Path next = here.resolve(part);
+            if (Files.isSymbolicLink(next)) {
+                if (++links > MAX_LINKS) {
+                    return null;
+                }
+                String target;
+                try {
+                    target = Files.readSymbolicLink(next).toString();
+                } catch (IOException e) {
+                    return null;
+                }
+                java.util.List<String> parts = new java.util.ArrayList<>();
+                for (String t : target.split("/", -1)) {
+                    if (!t.isEmpty()) {
+                        parts.add(t);
+                    }
+                }
+                if (target.startsWith("/")) {
+                    done.clear();
+                }
+                for (int i = parts.size() - 1; i >= 0; i--) {
+                    todo.addFirst(parts.get(i));
+                }
+                continue;
+            }
+            done.add(part);
+        }
+        Path out = top;
+        for (String d : done) {
+            out = out.resolve(d);
+        }
+        return out;
     }
 
     /** Runs a program (no shell unless it is one) and waits up to a minute for its end. */

@@ -28,6 +28,25 @@ final class GuestDisk {
         this.dir = dir;
     }
 
+    /**
+     * Whether cloud-init has run on this disk ({@code /var/lib/cloud/instance} is there): the
+     * topmost layer that has the entry decides, as in the overlay (a deleted one is a whiteout).
+     */
+    boolean holdsCloudInitState() {
+        List<Path> layers = new ArrayList<>();
+        if (dir != null) {
+            layers.add(upper());
+        }
+        layers.addAll(lowers);
+        for (Path layer : layers) {
+            Path p = layer.resolve("var/lib/cloud/instance");
+            if (Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return Files.isSymbolicLink(p);
+            }
+        }
+        return false;
+    }
+
     /** The VM's own qcow2 disk (the real-VM lane). */
     Path qcow2() {
         return dir.resolve("disk.qcow2");

@@ -25,4 +25,9 @@ interface GuestMachine {
 
     /** Stops (or continues) the agent: its channel still takes commands, nothing answers. */
     void freezeAgent(boolean frozen);
+
+    /** The guest's root directory as the host can read it; empty when there is none (a real VM's disk). */
+    default java.util.Optional<Path> root() {
+        return java.util.Optional.empty();
+    }
 }

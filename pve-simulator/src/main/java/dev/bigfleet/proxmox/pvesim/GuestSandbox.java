@@ -18,6 +18,12 @@ import java.util.concurrent.TimeUnit;
  * running: when the agent dies it is started again, as an init system would. The agent serves
  * {@code channel/qga.sock} in the boot's directory; everything the guest writes to its disk stays
  * in the VM's writable layer.
+ *
+ * <p>A guest that boots with a NoCloud seed (the files of a {@code cidata} ISO, bound read-only at
+ * {@code /var/lib/cloud/seed/nocloud}), or whose disk holds cloud-init's state from an earlier boot,
+ * runs cloud-init's four stages ({@code init --local}, {@code init}, {@code modules --mode=config},
+ * {@code modules --mode=final}) one after the other beside the agent, as systemd runs its four units
+ * at boot; each stage runs whether the one before it failed or not.
  */
 final class GuestSandbox implements GuestMachine {
     private static final String CHANNEL_IN_GUEST = "/run/qemu-ga-channel";
@@ -25,6 +31,11 @@ final class GuestSandbox implements GuestMachine {
     /** The guest's init: the agent with the umask of a systemd service, restarted when it ends. */
     private static final String INIT = "umask 022; while :; do /usr/sbin/qemu-ga --method=unix-listen --path="
             + CHANNEL_IN_GUEST + "/qga.sock; sleep 0.1; done";
+    /** cloud-init's units in their order (cloud-init-local, cloud-init, cloud-config, cloud-final). */
+    private static final String CLOUD_INIT = "(for stage in 'init --local' init 'modules --mode=config'"
+            + " 'modules --mode=final'; do /usr/bin/cloud-init $stage; done) </dev/null & ";
+    /** Where cloud-init's NoCloud datasource looks for a seed directory. */
+    static final String SEED_IN_GUEST = "/var/lib/cloud/seed/nocloud";
     /** Mounts the overlay (in the new mount namespace) and becomes bubblewrap. */
     private static final String MOUNT_THEN_SANDBOX =
             "mount -t overlay overlay -o \"$1\" \"$2\" && shift 2 && exec \"$@\"";
@@ -46,8 +57,10 @@ final class GuestSandbox implements GuestMachine {
      * Starts the guest; returns once its processes run (the agent's socket follows a moment later).
      *
      * @param runDir a fresh directory for this boot: mount point, agent channel and console log
+     * @param seed the NoCloud seed's files, or null
+     * @param cloudInit whether cloud-init runs at this boot
      */
-    static GuestSandbox boot(Path image, GuestDisk disk, Path runDir, String hostname) {
+    static GuestSandbox boot(Path image, GuestDisk disk, Path runDir, String hostname, Path seed, boolean cloudInit) {
         try {
             Path merged = Files.createDirectories(runDir.resolve("root"));
             Path channel = Files.createDirectories(runDir.resolve("channel"));
@@ -76,7 +89,11 @@ final class GuestSandbox implements GuestMachine {
                     "/run",
                     "--bind",
                     channel.toString(),
-                    CHANNEL_IN_GUEST,
+                    CHANNEL_IN_GUEST));
+            if (seed != null) {
+                cmd.addAll(List.of("--ro-bind", seed.toString(), SEED_IN_GUEST));
+            }
+            cmd.addAll(List.of(
                     "--unshare-all",
                     "--hostname",
                     hostname,
@@ -96,7 +113,7 @@ final class GuestSandbox implements GuestMachine {
                     "/",
                     "/bin/sh",
                     "-c",
-                    INIT));
+                    (cloudInit ? "umask 022; " + CLOUD_INIT : "") + INIT));
             Process p = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -168,6 +185,25 @@ final class GuestSandbox implements GuestMachine {
                         .map(args -> java.util.Arrays.asList(args).contains(marker))
                         .orElse(false))
                 .forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /**
+     * The guest's root as the host sees it: {@code /proc/<pid>/root} of its init (absolute symbolic
+     * links below it point at the host's root, so a reader resolves them itself).
+     */
+    @Override
+    public Optional<Path> root() {
+        if (!process.isAlive()) {
+            return Optional.empty();
+        }
+        // a child of bubblewrap's sandbox init that is not bubblewrap itself: the shell that mounts
+        // the overlay runs on the host's root until it becomes bubblewrap
+        return process.toHandle()
+                .descendants()
+                .filter(h -> !comm(h.pid()).equals("bwrap")
+                        && h.parent().map(p -> comm(p.pid()).equals("bwrap")).orElse(false))
+                .findFirst()
+                .map(h -> Path.of("/proc", Long.toString(h.pid()), "root"));
     }
 
     /** Kills the running agent; the guest starts a new one, which knows nothing of the old one's commands. */

@@ -2,12 +2,10 @@ package dev.bigfleet.proxmox.pvesim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -87,32 +85,53 @@ final class Guests implements AutoCloseable {
         return dir.resolve(kind + "-" + vmid + "-" + names.incrementAndGet());
     }
 
-    /** One power-on of a VM whose agent is enabled: its sandbox once booted, until halted. */
+    /**
+     * One power-on of a VM whose agent is enabled (or, in the sandbox lane, that boots a NoCloud seed
+     * or has cloud-init's state on its disk): its sandbox once booted, until halted.
+     */
     final class Boot {
         final int vmid;
         private final GuestDisk disk;
         private final Path runDir;
         private final String hostname;
+        /** Whether QEMU made the agent's channel ({@code agent} enabled at the start). */
+        private final boolean channel;
+        /** The ISO images in the VM's CD-ROM drives at the start, as QEMU holds them open. */
+        private final List<Path> cdroms;
+        /** Whether cloud-init's state is on the disk: it runs at this boot, seed or not. */
+        private final boolean cloudState;
+
         private GuestMachine sandbox;
         private boolean due;
         private boolean silenced;
         private boolean halted;
 
-        Boot(int vmid, GuestDisk disk, Path runDir, String hostname, boolean silenced) {
+        Boot(
+                int vmid,
+                GuestDisk disk,
+                Path runDir,
+                String hostname,
+                boolean silenced,
+                boolean channel,
+                List<Path> cdroms,
+                boolean cloudState) {
             this.vmid = vmid;
             this.disk = disk;
             this.runDir = runDir;
             this.hostname = hostname;
             this.silenced = silenced;
+            this.channel = channel;
+            this.cdroms = List.copyOf(cdroms);
+            this.cloudState = cloudState;
         }
 
         synchronized GuestMachine sandbox() {
             return halted ? null : sandbox;
         }
 
-        /** The agent's socket, or null while there is none. */
+        /** The agent's socket, or null while there is none (or QEMU has no channel to it). */
         synchronized Path socket() {
-            return halted || sandbox == null ? null : sandbox.socket();
+            return halted || sandbox == null || !channel ? null : sandbox.socket();
         }
 
         /** The boot delay is over: the guest starts, unless its agent is to stay silent. */
@@ -120,9 +139,12 @@ final class Guests implements AutoCloseable {
             due = true;
             if (!halted && !silenced && sandbox == null) {
                 try {
-                    sandbox = mode == GuestMode.VM
-                            ? QemuGuest.boot(image, disk.qcow2(), runDir, hostname)
-                            : GuestSandbox.boot(image, disk, runDir, hostname);
+                    if (mode == GuestMode.VM) {
+                        sandbox = QemuGuest.boot(image, disk.qcow2(), runDir, hostname);
+                    } else {
+                        Path seed = NoCloudSeed.extract(cdroms, runDir.resolve("seed"));
+                        sandbox = GuestSandbox.boot(image, disk, runDir, hostname, seed, seed != null || cloudState);
+                    }
                 } catch (RuntimeException e) {
                     LOG.error("the guest of VM {} cannot boot", vmid, e);
                     return;
@@ -178,19 +200,28 @@ final class Guests implements AutoCloseable {
      * agent stays silent while {@code agentNeverUp}. A VM without the agent has no agent channel.
      */
     @SuppressWarnings("FutureReturnValueIgnored") // the boot runs, or does nothing once halted
-    void powerOn(Vm vm, Duration bootDelay) {
+    void powerOn(Vm vm, Duration bootDelay, List<Path> cdroms) {
         powerOff(vm.vmid);
-        if (!vm.agentEnabled()) {
+        boolean cloudState = mode == GuestMode.SANDBOX && vm.disk != null && vm.disk.holdsCloudInitState();
+        boolean seedOrState = mode == GuestMode.SANDBOX && (!cdroms.isEmpty() || cloudState);
+        if (!vm.agentEnabled() && !seedOrState) {
             return;
         }
         if (vm.disk == null || vm.disk.dir == null) {
-            vm.disk = cloneDisk(GuestDisk.IMAGE, false, newDir("disk", vm.vmid));
+            vm.disk = cloneDisk(vm.disk == null ? GuestDisk.IMAGE : vm.disk, false, newDir("disk", vm.vmid));
         }
         if (mode == GuestMode.VM) {
             bootDelay = Duration.ZERO; // a real guest boots in its own time
         }
         String hostname = vm.name() == null ? "vm-" + vm.vmid : vm.name();
-        Boot boot = new Boot(vm.vmid, vm.disk, newDir("run", vm.vmid), hostname, vm.agentNeverUp);
+        Path runDir = newDir("run", vm.vmid);
+        List<Path> held = new java.util.ArrayList<>();
+        if (mode == GuestMode.SANDBOX) {
+            for (Path iso : cdroms) {
+                held.add(NoCloudSeed.hold(iso, runDir.resolve("cdrom-" + held.size() + ".iso")));
+            }
+        }
+        Boot boot = new Boot(vm.vmid, vm.disk, runDir, hostname, vm.agentNeverUp, vm.agentEnabled(), held, cloudState);
         running.put(vm.vmid, boot);
         live.add(boot);
         boots.schedule(boot::due, bootDelay.toNanos(), TimeUnit.NANOSECONDS);
@@ -242,7 +273,7 @@ final class Guests implements AutoCloseable {
     void destroy(Vm vm) {
         powerOff(vm.vmid);
         if (vm.disk != null && vm.disk.dir != null) {
-            delete(vm.disk.dir);
+            HostFiles.deleteTree(vm.disk.dir);
         }
     }
 
@@ -262,42 +293,10 @@ final class Guests implements AutoCloseable {
     public void close() {
         // halted first: a guest dies with the thread that started it
         running.clear();
-        for (Boot b : java.util.List.copyOf(live)) {
+        for (Boot b : List.copyOf(live)) {
             b.halt();
         }
         boots.shutdownNow();
-        delete(dir);
-    }
-
-    private static void delete(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                    // overlay's work directories are left without permissions
-                    d.toFile().setReadable(true, true);
-                    d.toFile().setWritable(true, true);
-                    d.toFile().setExecutable(true, true);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(f);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            LOG.warn("could not delete {}: {}", root, e.toString());
-        }
+        HostFiles.deleteTree(dir);
     }
 }

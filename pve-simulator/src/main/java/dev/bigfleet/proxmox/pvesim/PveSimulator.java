@@ -152,7 +152,8 @@ public final class PveSimulator implements AutoCloseable {
 
     /**
      * The guest of a VM, reached through its own agent rather than the API (for looking inside it
-     * and arranging what its programs find). Its calls wait for the VM's agent to listen.
+     * and arranging what its programs find), or through its root for {@link GuestConsole#readFile}.
+     * Its agent calls wait for the VM's agent to listen.
      */
     public GuestConsole guest(int vmid) {
         synchronized (cluster) {
@@ -160,10 +161,17 @@ public final class PveSimulator implements AutoCloseable {
                 throw new IllegalArgumentException("no VM " + vmid);
             }
         }
-        return new GuestConsole(vmid, () -> {
-            Guests.Boot b = cluster.guests.boot(vmid);
-            return b == null ? null : b.socket();
-        });
+        return new GuestConsole(
+                vmid,
+                () -> {
+                    Guests.Boot b = cluster.guests.boot(vmid);
+                    return b == null ? null : b.socket();
+                },
+                () -> {
+                    Guests.Boot b = cluster.guests.boot(vmid);
+                    GuestMachine m = b == null ? null : b.sandbox();
+                    return m == null ? Optional.empty() : m.root();
+                });
     }
 
     /** Every task started so far, oldest first. */

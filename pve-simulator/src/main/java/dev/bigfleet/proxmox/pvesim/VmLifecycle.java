@@ -1,5 +1,9 @@
 package dev.bigfleet.proxmox.pvesim;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 /** Power transitions and disk cleanup shared by the API and the out-of-band hooks. */
 final class VmLifecycle {
     private VmLifecycle() {}
@@ -57,12 +61,27 @@ final class VmLifecycle {
         }
     }
 
-    /** QEMU is up; the guest boots and its agent listens after the scaled boot delay. */
+    /**
+     * QEMU is up with the ISO images of its CD-ROM drives; the guest boots and its agent listens
+     * after the scaled boot delay.
+     */
     static void powerOn(Cluster cluster, Vm vm) {
         vm.running = true;
         vm.startedAtNanos = Cluster.now();
         vm.startedAtEpoch = Cluster.epoch();
-        cluster.guests.powerOn(vm, cluster.delays.agentBoot());
+        List<Path> cdroms = new ArrayList<>();
+        for (String key : Drives.NAMES) {
+            Object value = vm.config.get(key);
+            if (value == null) {
+                continue;
+            }
+            Drives.Drive d = Drives.parse(key, value);
+            Volume v = d.cdrom() ? cluster.volumeOf(vm, d) : null;
+            if (v != null && v.file != null) {
+                cdroms.add(v.file);
+            }
+        }
+        cluster.guests.powerOn(vm, cluster.delays.agentBoot(), cdroms);
     }
 
     /** QEMU quits: the guest is gone; pending changes become active. */
