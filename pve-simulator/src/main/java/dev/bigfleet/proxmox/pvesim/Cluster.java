@@ -154,7 +154,7 @@ final class Cluster {
         c.put("meta", "creation-qemu=9.2.0,ctime=" + bootEpoch);
         c.put("template", 1);
         vm.stats = new StatsSample("stopped", t.name(), 1);
-        vm.disk = GuestDisk.IMAGE;
+        vm.disk = t.execBlocked() ? GuestDisk.template(guests.execBlockedLayer(t.vmid())) : GuestDisk.IMAGE;
         vms.put(vm.vmid, vm);
     }
 

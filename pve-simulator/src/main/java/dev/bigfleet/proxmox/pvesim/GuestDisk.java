@@ -28,6 +28,11 @@ final class GuestDisk {
         this.dir = dir;
     }
 
+    /** A template's disk of its own files ({@code layer}) over the image. */
+    static GuestDisk template(Path layer) {
+        return new GuestDisk(List.of(layer), null);
+    }
+
     /**
      * Whether cloud-init has run on this disk ({@code /var/lib/cloud/instance} is there): the
      * topmost layer that has the entry decides, as in the overlay (a deleted one is a whiteout).

@@ -2,8 +2,10 @@ package dev.bigfleet.proxmox.pvesim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +80,25 @@ final class Guests implements AutoCloseable {
         }
         throw new IllegalStateException("the simulator's guests need " + program + ", which is not on the PATH"
                 + " (Debian package " + debianPackage + ")");
+    }
+
+    /**
+     * The files of a template whose guest's agent blocks {@code guest-exec} and {@code
+     * guest-exec-status}: its {@code /etc/qemu/qemu-ga.conf}, which qemu-ga reads when it starts.
+     */
+    Path execBlockedLayer(int vmid) {
+        Path layer = newDir("template", vmid);
+        try {
+            Path conf = Files.createDirectories(layer.resolve("etc/qemu")).resolve("qemu-ga.conf");
+            Files.writeString(conf, "[general]\nblock-rpcs=guest-exec,guest-exec-status\n", StandardCharsets.UTF_8);
+            for (Path p : List.of(layer, layer.resolve("etc"), layer.resolve("etc/qemu"))) {
+                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
+            Files.setPosixFilePermissions(conf, PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return layer;
     }
 
     /** A directory for a new disk or boot. */

@@ -55,6 +55,13 @@ public final class PveSimulatorMain implements Callable<Integer> {
     String templateTags = "k8s;template";
 
     @Option(
+            names = "--template-exec-blocked",
+            description = "the templates' guests (and so their clones') run qemu-guest-agent with guest-exec and"
+                    + " guest-exec-status blocked (block-rpcs in /etc/qemu/qemu-ga.conf): agent/exec answers"
+                    + " 'Agent error: Command guest-exec has been disabled'; sandboxed guests only")
+    boolean templateExecBlocked;
+
+    @Option(
             names = "--template-storage",
             paramLabel = "STORAGE",
             description = "storage of the templates' disks (default: the shared storage, else local-lvm)")
@@ -214,10 +221,11 @@ public final class PveSimulatorMain implements Callable<Integer> {
     }
 
     private TemplateSpec template(int vmid, String node) {
-        return TemplateSpec.of(vmid, node)
+        TemplateSpec t = TemplateSpec.of(vmid, node)
                 .withTags(templateTags)
                 .withStorage(templateStorage)
                 .withDiskGib(templateDiskGib);
+        return templateExecBlocked ? t.withExecBlocked() : t;
     }
 
     private static Duration duration(String flag, String text) {

@@ -133,6 +133,10 @@ public final class SimulatorConfig {
             if (t.iso() && storages.stream().noneMatch(x -> x.id().equals("local"))) {
                 throw new IllegalArgumentException("template " + t.vmid() + ": an ISO needs the storage local");
             }
+            if (t.execBlocked() && guests == GuestMode.VM) {
+                throw new IllegalArgumentException("template " + t.vmid()
+                        + ": a guest agent that blocks guest-exec is modelled with sandboxed guests only");
+            }
         }
         for (String p : pools) {
             if (!p.matches("[A-Za-z0-9.\\-_]+")) {

@@ -10,6 +10,9 @@ import java.util.Objects;
  * @param storage the storage of its disks; null means the first shared storage for VM images, else
  *     the first node-local one
  * @param cloudInitStorage the storage of its cloud-init drive: null for none, empty for {@code storage}
+ * @param execBlocked whether its guest's qemu-guest-agent refuses {@code guest-exec} and {@code
+ *     guest-exec-status} ({@code block-rpcs} in its {@code /etc/qemu/qemu-ga.conf}); its clones'
+ *     guests have the file too
  */
 public record TemplateSpec(
         int vmid,
@@ -24,7 +27,8 @@ public record TemplateSpec(
         int diskGib,
         String cloudInitStorage,
         boolean iso,
-        String bridge) {
+        String bridge,
+        boolean execBlocked) {
 
     public TemplateSpec {
         if (vmid < 100 || vmid > 999_999_999) {
@@ -46,7 +50,20 @@ public record TemplateSpec(
      */
     public static TemplateSpec of(int vmid, String node) {
         return new TemplateSpec(
-                vmid, node, "tmpl-ubuntu-k8s", 2, 2048, "k8s;template", "", true, null, 32, null, false, "vmbr0");
+                vmid,
+                node,
+                "tmpl-ubuntu-k8s",
+                2,
+                2048,
+                "k8s;template",
+                "",
+                true,
+                null,
+                32,
+                null,
+                false,
+                "vmbr0",
+                false);
     }
 
     public TemplateSpec withAgent(boolean enabled) {
@@ -63,7 +80,8 @@ public record TemplateSpec(
                 diskGib,
                 cloudInitStorage,
                 iso,
-                bridge);
+                bridge,
+                execBlocked);
     }
 
     /** Shared: the default storage (shared when the simulator has one); not shared: {@code local-lvm}. */
@@ -85,7 +103,8 @@ public record TemplateSpec(
                 diskGib,
                 cloudInitStorage,
                 iso,
-                bridge);
+                bridge,
+                execBlocked);
     }
 
     public TemplateSpec withDiskGib(int gib) {
@@ -102,7 +121,8 @@ public record TemplateSpec(
                 gib,
                 cloudInitStorage,
                 iso,
-                bridge);
+                bridge,
+                execBlocked);
     }
 
     /** Adds a cloud-init drive ({@code ide2}) on the template's storage. */
@@ -113,7 +133,20 @@ public record TemplateSpec(
     /** Adds a cloud-init drive ({@code ide2}) on another storage than the disk's. */
     public TemplateSpec withCloudInitOn(String ciStorage) {
         return new TemplateSpec(
-                vmid, node, name, cores, memoryMib, tags, description, agent, storage, diskGib, ciStorage, iso, bridge);
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                ciStorage,
+                iso,
+                bridge,
+                execBlocked);
     }
 
     /** Adds an installer ISO ({@code ide0}) on the node-local {@code local} storage. */
@@ -131,7 +164,8 @@ public record TemplateSpec(
                 diskGib,
                 cloudInitStorage,
                 true,
-                bridge);
+                bridge,
+                execBlocked);
     }
 
     public TemplateSpec withBridge(String b) {
@@ -148,7 +182,8 @@ public record TemplateSpec(
                 diskGib,
                 cloudInitStorage,
                 iso,
-                b);
+                b,
+                execBlocked);
     }
 
     public TemplateSpec withTags(String newTags) {
@@ -165,12 +200,26 @@ public record TemplateSpec(
                 diskGib,
                 cloudInitStorage,
                 iso,
-                bridge);
+                bridge,
+                execBlocked);
     }
 
     public TemplateSpec withDescription(String text) {
         return new TemplateSpec(
-                vmid, node, name, cores, memoryMib, tags, text, agent, storage, diskGib, cloudInitStorage, iso, bridge);
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                text,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge,
+                execBlocked);
     }
 
     public TemplateSpec onNode(String n) {
@@ -187,6 +236,30 @@ public record TemplateSpec(
                 diskGib,
                 cloudInitStorage,
                 iso,
-                bridge);
+                bridge,
+                execBlocked);
+    }
+
+    /**
+     * A template whose guest's qemu-guest-agent blocks {@code guest-exec} and {@code
+     * guest-exec-status}, as a template made for guests that must not run commands from the host:
+     * the agent answers them {@code Command guest-exec has been disabled} (in the sandbox lane only).
+     */
+    public TemplateSpec withExecBlocked() {
+        return new TemplateSpec(
+                vmid,
+                node,
+                name,
+                cores,
+                memoryMib,
+                tags,
+                description,
+                agent,
+                storage,
+                diskGib,
+                cloudInitStorage,
+                iso,
+                bridge,
+                true);
     }
 }

@@ -39,6 +39,10 @@ class CliTest {
         assertThat(c.token().secret()).isEqualTo("SECRET");
         assertThat(c.latency()).isEqualTo(Duration.ofSeconds(2));
         assertThat(c.pools()).containsExactly("bigfleet");
+        assertThat(c.templates()).noneMatch(TemplateSpec::execBlocked);
+        assertThat(parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--template-exec-blocked")
+                        .templates())
+                .allMatch(TemplateSpec::execBlocked);
     }
 
     @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A cloud-init NoCloud seed delivered as Proxmox delivers one: an ISO uploaded to {@code local},
  * attached as a CD-ROM through the config API, read at boot by the guest's real cloud-init (Debian's
- * 22.4 in the sandbox), detached and deleted.
+ * 22.4 in the sandbox), detached and deleted; and a guest whose agent refuses {@code guest-exec}.
  */
 class CloudInitSeedTest {
     private static final Duration CLOUD_INIT = Duration.ofSeconds(90);
@@ -29,6 +29,7 @@ class CloudInitSeedTest {
         sim = PveSimulator.start(SimulatorConfig.builder()
                 .nodes("pve1")
                 .templateVmid(9000)
+                .template(TemplateSpec.of(9100, "pve1").withExecBlocked())
                 .token("bigfleet@pve!autoscaler=s3cret")
                 .build());
         client = TestClient.of(sim);
@@ -146,5 +147,30 @@ class CloudInitSeedTest {
                 .isEqualTo("OK");
         assertThat(client.run(client.post(vm(id) + "/status/start")))
                 .isEqualTo("volume 'local:iso/seed-b.iso' does not exist");
+    }
+
+    @Test
+    void aGuestWhoseAgentBlocksExecStillAnswersPingAndFileWrite() {
+        int id = cloneOf(9100);
+        assertThat(client.run(client.post(vm(id) + "/status/start"))).isEqualTo("OK");
+        TestClient.Resp ping = null;
+        for (int i = 0; i < 300 && (ping == null || ping.status() != 200); i++) {
+            ping = client.post(vm(id) + "/agent/ping");
+            TestClient.sleep(20);
+        }
+        assertThat(ping.status()).as(ping.text()).isEqualTo(200);
+
+        TestClient.Resp exec = client.post(vm(id) + "/agent/exec", "command", "/bin/true");
+        assertThat(exec.status()).isEqualTo(500);
+        assertThat(exec.message()).isEqualTo("Agent error: Command guest-exec has been disabled\n");
+        TestClient.Resp status = client.get(vm(id) + "/agent/exec-status?pid=1");
+        assertThat(status.message()).isEqualTo("Agent error: Command guest-exec-status has been disabled\n");
+
+        assertThat(client.post(vm(id) + "/agent/file-write", "file", "/root/hello", "content", "written")
+                        .status())
+                .isEqualTo(200);
+        assertThat(sim.guest(id).readFileText("/root/hello")).contains("written");
+        assertThat(sim.guest(id).readFileText("/etc/qemu/qemu-ga.conf").orElseThrow())
+                .contains("block-rpcs=guest-exec,guest-exec-status");
     }
 }

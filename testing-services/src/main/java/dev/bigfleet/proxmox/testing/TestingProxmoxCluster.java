@@ -175,6 +175,7 @@ public final class TestingProxmoxCluster implements AutoCloseable {
         private final List<Consumer<SimulatorConfig.Builder>> customizations = new ArrayList<>();
         private boolean roomy;
         private boolean localStorage;
+        private boolean execBlocked;
         private Optional<String> pool = Optional.empty();
         private Optional<Duration> latency = Optional.empty();
 
@@ -226,6 +227,18 @@ public final class TestingProxmoxCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Templates (the layout's or the given ones) whose guests' qemu-guest-agent blocks {@code
+         * guest-exec} and {@code guest-exec-status}, and so do their clones': {@code agent/exec}
+         * answers 500 {@code Agent error: Command guest-exec has been disabled}, while ping and
+         * file-write still work ({@link TemplateSpec#withExecBlocked}). Such a guest can be
+         * bootstrapped through a cloud-init seed ISO instead.
+         */
+        public Builder execBlocked() {
+            this.execBlocked = true;
+            return this;
+        }
+
         /** A resource pool the cluster has (and the backend options name). */
         public Builder pool(String pool) {
             this.pool = Optional.of(pool);
@@ -263,16 +276,19 @@ public final class TestingProxmoxCluster implements AutoCloseable {
                 } else if (localStorage) {
                     b.storage(StorageSpec.local()).storage(StorageSpec.localLvm());
                 }
-                if (!templates.isEmpty()) {
-                    templates.forEach(b::template);
-                } else if (localStorage) {
+                List<TemplateSpec> chosenTemplates = new ArrayList<>(templates);
+                if (chosenTemplates.isEmpty() && localStorage) {
                     for (int i = 0; i < chosen.size(); i++) {
-                        b.template(TemplateSpec.of(9001 + i, chosen.get(i).name())
-                                .withStorage("local-lvm")
-                                .withTags("k8s;" + TEMPLATE_TAG));
+                        chosenTemplates.add(
+                                TemplateSpec.of(9001 + i, chosen.get(i).name())
+                                        .withStorage("local-lvm")
+                                        .withTags("k8s;" + TEMPLATE_TAG));
                     }
-                } else {
-                    b.templateVmid(TEMPLATE);
+                } else if (chosenTemplates.isEmpty()) {
+                    chosenTemplates.add(TemplateSpec.of(TEMPLATE, null));
+                }
+                for (TemplateSpec t : chosenTemplates) {
+                    b.template(execBlocked ? t.withExecBlocked() : t);
                 }
                 pool.ifPresent(b::pool);
                 latency.ifPresent(b::latency);
