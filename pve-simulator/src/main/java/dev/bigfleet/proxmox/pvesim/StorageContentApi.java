@@ -153,6 +153,10 @@ final class StorageContentApi {
 
     /** {@code vdisk_free}, and the worker's last line. */
     private String freeVolume(String node, StorageSpec spec, String volid, String vtype) {
+        if (!spec.enabledOn(node)) {
+            // activate_storage on this node
+            return "storage '" + spec.id() + "' is not available on node '" + node + "'";
+        }
         Volume v = cluster.storages.volume(volid, node);
         String volname = volid.substring(volid.indexOf(':') + 1);
         if (v != null && cluster.storages.baseInUse(v, node)) {

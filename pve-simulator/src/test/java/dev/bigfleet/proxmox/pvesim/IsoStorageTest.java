@@ -31,7 +31,7 @@ class IsoStorageTest {
                 .storage(StorageSpec.localLvm())
                 .storage(StorageSpec.cephRbd())
                 .storage(new StorageSpec("backups", StorageType.DIR, false, 1L << 30, List.of("backup"), List.of()))
-                .storage(new StorageSpec("small", StorageType.DIR, false, 600 << 10, List.of("iso"), List.of()))
+                .storage(new StorageSpec("small", StorageType.DIR, false, 600 << 10, List.of("iso"), List.of("pve1")))
                 .templateVmid(9000)
                 .token("bigfleet@pve!autoscaler=s3cret")
                 .build());
@@ -186,6 +186,12 @@ class IsoStorageTest {
         assertThat(client.run(upload("small", "a.iso", seed)))
                 .as("an overwrite gets the old file's space")
                 .isEqualTo("OK");
+
+        // small is enabled on pve1 only
+        assertThat(client.get("/nodes/pve2/storage/small/content").message())
+                .isEqualTo("storage 'small' is not available on node 'pve2'\n");
+        assertThat(client.run(client.delete("/nodes/pve2/storage/small/content/small:iso/a.iso")))
+                .isEqualTo("storage 'small' is not available on node 'pve2'");
     }
 
     @Test
