@@ -15,7 +15,8 @@ import java.util.Optional;
 /**
  * Gives a clone its shape before the first start: one config write (cores, memory, markers, the
  * agent, and the type's NIC and CPU model), the boot disk grown to the type's size (a {@code
- * resize} task, never a shrink), then starts it and waits for its guest agent.
+ * resize} task, never a shrink), then starts it and waits for its guest agent (a NoCloud type's clone
+ * stays stopped until its Configure).
  */
 final class CloneFinisher {
     private final PveClient api;
@@ -43,9 +44,15 @@ final class CloneFinisher {
         this.locator = locator;
     }
 
-    /** Shapes, starts and waits for the clone; returns the node it is on. */
+    /**
+     * Shapes, starts and waits for the clone; returns the node it is on. A clone of a type whose
+     * bootstrap is a NoCloud seed is only shaped: its first boot must find the seed Configure attaches.
+     */
     String finish(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context) throws BackendException {
         String node = shape(spec, p, vmid, context);
+        if (p.isPresent() && p.get().bootstrap().nocloud()) {
+            return node;
+        }
         power.start(node, vmid, context);
         agent.await(node, vmid, context);
         return node;

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * How a clone of an instance type is made for one node: from which template, full or linked, and
- * into what shape. The clone runs on the template's node; {@code target=} is sent only when the
+ * How a clone of an instance type is made for one node: from which template, full or linked, into
+ * what shape, and how its guest gets its bootstrap. The clone runs on the template's node; {@code target=} is sent only when the
  * VM goes elsewhere, which the startup check allows only when every volume is on shared storage.
  */
 record Placement(
@@ -16,7 +16,8 @@ record Placement(
         Template template,
         CloneMode mode,
         VmShape shape,
-        Optional<String> cloneStorage) {
+        Optional<String> cloneStorage,
+        GuestBootstrap bootstrap) {
 
     /** The node that copies the disks: the template's. */
     String copyNode() {

@@ -33,10 +33,36 @@ final class PlacementCheck {
         this.storages = storages;
     }
 
+    /** Storage types pve-storage uploads files to (its upload refuses the others). */
+    static final Set<String> UPLOADABLE = Set.of("dir", "nfs", "cifs", "glusterfs", "cephfs", "btrfs");
+
     void check(Placement p, String where, String modeSource) {
         storage(p, where, modeSource);
         shape(p);
         pci(p);
+        seedStorage(p);
+    }
+
+    /** A nocloud type's seed storage is active on the node, holds ISO images and takes uploads. */
+    void seedStorage(Placement p) {
+        Optional<String> seed = p.bootstrap().seedStorage();
+        if (seed.isEmpty()) {
+            return;
+        }
+        String entry = "--instance-types \"" + p.type().name() + "\": seed_storage: ";
+        StorageStatus there = storage(p.node(), seed.get())
+                .filter(StorageStatus::usable)
+                .orElseThrow(() -> new IllegalArgumentException(entry + "storage " + seed.get()
+                        + " is not active on node " + p.node() + " (or not visible to the API token)"));
+        if (!there.content().contains("iso")) {
+            throw new IllegalArgumentException(entry + "storage " + seed.get() + " on node " + p.node()
+                    + " does not hold ISO images (its content is " + String.join(",", there.content())
+                    + "); add \"ISO image\" to its content, or name a storage that has it");
+        }
+        if (!UPLOADABLE.contains(there.type())) {
+            throw new IllegalArgumentException(entry + "storage " + seed.get() + " is of type " + there.type()
+                    + ", which Proxmox does not upload files to; name a directory, NFS, CIFS or CephFS storage");
+        }
     }
 
     /** The node reaches the template's volumes and the storages clones are written to, and links where asked. */

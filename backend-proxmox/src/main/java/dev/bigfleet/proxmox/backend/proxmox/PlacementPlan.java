@@ -1,10 +1,13 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import dev.bigfleet.proxmox.api.SlotId;
+import dev.bigfleet.proxmox.api.SlotMachineId;
 import dev.bigfleet.proxmox.spi.BackendException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Every (instance type, node) the offerings place clones on, resolved at startup. */
 final class PlacementPlan {
@@ -27,6 +30,30 @@ final class PlacementPlan {
 
     Collection<Placement> all() {
         return byKey.values();
+    }
+
+    /**
+     * How the guest of {@code machineId}'s VM gets its bootstrap: its instance type's, read from the
+     * machine id ({@link SlotMachineId}); the guest agent for an id that names no slot of a type placed
+     * here (a VM adopted under a foreign id).
+     */
+    GuestBootstrap bootstrapOf(String machineId) {
+        return instanceTypeOf(machineId)
+                .flatMap(type -> byKey.values().stream()
+                        .filter(p -> p.type().name().equals(type))
+                        .findFirst())
+                .map(Placement::bootstrap)
+                .orElse(GuestBootstrap.AGENT);
+    }
+
+    /** The instance type a slot's machine id names. */
+    static Optional<String> instanceTypeOf(String machineId) {
+        return SlotMachineId.slotOf(machineId).flatMap(SlotId::parse).map(SlotId.Parts::instanceType);
+    }
+
+    /** Whether any type placed here delivers its bootstrap through a NoCloud seed. */
+    boolean anyNocloud() {
+        return byKey.values().stream().anyMatch(p -> p.bootstrap().nocloud());
     }
 
     private static String key(String type, String node) {

@@ -45,6 +45,21 @@ final class PowerControl {
         agent.await(node, vmid, context);
     }
 
+    /** Powers the VM off (hard) and waits for the stop task; a stopped VM stays stopped. */
+    void stop(String node, long vmid, OperationContext context) throws BackendException {
+        String what = "stop VM " + node + "/" + vmid;
+        Upid upid;
+        try {
+            upid = api.stop(node, vmid);
+        } catch (PveApiException e) {
+            throw new BackendException(what + ": " + e.getMessage(), e);
+        }
+        TaskStatus status = tasks.await(upid, what, context);
+        if (!status.succeeded()) {
+            throw new BackendException(what + ": task failed: " + status.failure());
+        }
+    }
+
     /** Starts the VM and waits for the start task; "already running" counts as started. */
     void start(String node, long vmid, OperationContext context) throws BackendException {
         String what = "start VM " + node + "/" + vmid;

@@ -62,6 +62,17 @@ final class PrivilegeCheck {
                             "Datastore.AllocateSpace");
                 }
             }
+            if (p.bootstrap().nocloud()) {
+                // the seed: uploaded (AllocateTemplate), listed (Audit) and deleted (Allocate) on its
+                // storage, and put in and taken out of a CD-ROM drive of the clone
+                add(
+                        need,
+                        "/storage/" + p.bootstrap().seedStorage().orElseThrow(),
+                        "Datastore.AllocateTemplate",
+                        "Datastore.Audit",
+                        "Datastore.Allocate");
+                add(need, vms, "VM.Config.CDROM");
+            }
             for (NicSpec nic : p.template().nics().values()) {
                 nic.bridge().ifPresent(b -> add(need, sdn(b, nic.tag()), "SDN.Use"));
             }

@@ -63,6 +63,9 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final GuestExec exec;
     private final Markers markers;
     private final WorkloadClusters workloadClusters;
+    private final TaskWaiter tasks;
+    private final SeedVolumes seeds;
+    private final SeedDelivery seedDelivery;
 
     ProxmoxApiBackend(ProxmoxSettings settings, String providerLabel, ApiCallRecorder recorder) {
         this(settings, providerLabel, recorder, WorkloadClusters.through(settings.clusterKubeconfigs()));
@@ -84,7 +87,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.webUi = settings.webUi();
         this.inventory = new ManagedInventory(api, markers, settings.pool());
         this.guard = new OwnershipGuard(api, markers);
-        TaskWaiter tasks = new TaskWaiter(api);
+        this.tasks = new TaskWaiter(api);
         this.agent = new AgentWaiter(api, settings.agentTimeout());
         this.power = new PowerControl(api, tasks, agent);
         this.capacity = new CapacityGate(settings.memoryOvercommit());
@@ -115,6 +118,8 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.destroyer = new VmDestroyer(api, guard, tasks);
         this.binder = new VmBinder(api, guard, inventory);
         this.readiness = settings.readyExec().map(argv -> new NodeReadiness(exec, argv));
+        this.seeds = new SeedVolumes(api, providerLabel);
+        this.seedDelivery = new SeedDelivery(api, tasks, power, seeds, workloadClusters);
     }
 
     PveClient api() {
@@ -174,11 +179,18 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         return scrubbed("create", redactor, () -> creator.create(spec, context));
     }
 
+    /**
+     * The machine's VM is its own and running with its guest agent answering; for a type whose
+     * bootstrap is a NoCloud seed, only that it is its own: such a VM is booted by its Configure and
+     * its guest may have no agent.
+     */
     @Override
     public void ensureRunning(VmTarget target, OperationContext context) throws BackendException {
         scrubbed("ensure running", redactor, () -> {
             OwnedVm vm = guard.require("ensure running", target);
-            power.ensureUp(vm.node(), vm.vmid(), context);
+            if (!plan.bootstrapOf(target.machineId()).nocloud()) {
+                power.ensureUp(vm.node(), vm.vmid(), context);
+            }
             verified.put(context.operationId(), vm);
             return null;
         });
@@ -188,16 +200,45 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     public void applyBootstrap(BootstrapSpec spec, OperationContext context) throws BackendException {
         byte[] blob = spec.bootstrapBlob();
         Redactor withBlob = redactor.withBlob(blob);
+        GuestBootstrap delivery = plan.bootstrapOf(spec.target().machineId());
         scrubbed("configure", withBlob, () -> {
+            if (delivery.nocloud()) {
+                OwnedVm vm = owned("configure", spec.target(), context);
+                seedDelivery.deliver(
+                        vm,
+                        PlacementPlan.instanceTypeOf(vm.machineId()).orElseThrow(),
+                        spec.clusterId(),
+                        delivery.seedStorage().orElseThrow(),
+                        blob,
+                        context);
+                return null;
+            }
             OwnedVm vm = ready("configure", spec.target(), context);
             bootstrap.deliver(vm, blob, redactor, context);
             return null;
         });
     }
 
+    /**
+     * Drains the node: in the guest ({@code --drain-exec}), or, for a type whose bootstrap is a
+     * NoCloud seed, through the workload cluster's API (cordon, evictions, the Node deleted), after
+     * which its VM is powered off so that no kubelet registers the node again.
+     */
     @Override
     public void drain(DrainSpec spec, OperationContext context) throws BackendException {
         scrubbed("drain", redactor, () -> {
+            if (plan.bootstrapOf(spec.target().machineId()).nocloud()) {
+                OwnedVm vm = owned("drain", spec.target(), context);
+                String node = SeedDelivery.nodeName(
+                        PlacementPlan.instanceTypeOf(vm.machineId()).orElseThrow(), vm.machineId());
+                workloadClusters.drain(
+                        spec.clusterId(),
+                        node,
+                        spec.gracePeriodSeconds(),
+                        context.deadline().minus(SeedDelivery.READY_MARGIN));
+                power.stop(vm.node(), vm.vmid(), context);
+                return null;
+            }
             OwnedVm vm = ready("drain", spec.target(), context);
             drainer.drain(vm, spec.gracePeriodSeconds(), redactor, context);
             return null;
@@ -215,11 +256,27 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         });
     }
 
-    /** A reconcile pass: besides listing the VMs, it marks the storage reads stale (no call). */
+    /**
+     * A reconcile pass: besides listing the VMs, it marks the storage reads stale (no call), and removes
+     * the seed images no Configure uses any more from every seed storage of the nocloud types.
+     */
     @Override
     public List<ManagedVm> describeManaged() throws BackendException {
         storageStatus.expire();
-        return scrubbed("describe", redactor, inventory::describe);
+        List<ManagedVm> vms = scrubbed("describe", redactor, inventory::describe);
+        sweepSeeds();
+        return vms;
+    }
+
+    /** One listing of each (node, seed storage) the nocloud types use, and the removal of stale seeds. */
+    private void sweepSeeds() {
+        Set<String> swept = new LinkedHashSet<>();
+        for (Placement p : plan.all()) {
+            if (p.bootstrap().nocloud()
+                    && swept.add(p.node() + "/" + p.bootstrap().seedStorage().orElseThrow())) {
+                seeds.sweep(p.node(), p.bootstrap().seedStorage().orElseThrow(), tasks);
+            }
+        }
     }
 
     @Override
@@ -271,6 +328,9 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     @Override
     public Optional<ReadinessGate> readiness() {
         return readiness.map(probe -> (target, clusterId, context) -> scrubbed("configure", redactor, () -> {
+            if (plan.bootstrapOf(target.machineId()).nocloud()) {
+                return null; // its Configure waited for the node through the cluster's API
+            }
             OwnedVm vm = ready("node readiness", target, context);
             probe.await(vm, redactor, context);
             return null;
@@ -302,6 +362,16 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     @Override
     public Optional<URI> webUiLink(VmTarget vm) {
         return Optional.of(webUi.vmPage(vm.vmid()));
+    }
+
+    /** The machine's VM, owned: as ensureRunning just proved in this operation, or checked now. */
+    private OwnedVm owned(String what, VmTarget target, OperationContext context) throws BackendException {
+        Optional<OwnedVm> recent = verified.get(context.operationId(), target.machineId(), target.vmid());
+        if (recent.isPresent()) {
+            verified.clear(context.operationId(), target.machineId());
+            return recent.get();
+        }
+        return guard.require(what, target);
     }
 
     /** The machine's VM, owned and up: as ensureRunning just proved in this operation, or checked now. */

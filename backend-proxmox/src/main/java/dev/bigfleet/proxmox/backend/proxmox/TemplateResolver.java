@@ -62,7 +62,7 @@ final class TemplateResolver {
         }
         ClusterResource found = pick(choice, node, listed, where);
         Template template = templates.computeIfAbsent(found.vmid(), vmid -> read(found, where));
-        return new Placement(type, node, template, mode, VmShape.of(own), settings.cloneStorage());
+        return new Placement(type, node, template, mode, VmShape.of(own), settings.cloneStorage(), own.bootstrap());
     }
 
     /** The prefix of a message about {@code type} on {@code node}: the flag its template choice comes from. */

@@ -94,6 +94,23 @@ final class TypeSettingSchemas {
                 .put("default", false);
         schemas.put("pci", pci);
 
+        ObjectNode bootstrap = described(
+                "Bootstrap delivery",
+                "How the guests get their bootstrap blob: \"agent\" writes it through the qemu guest agent and runs"
+                        + " --bootstrap-exec; \"nocloud\" hands it to the first boot as the user-data of a cloud-init"
+                        + " NoCloud seed (an ISO on seed_storage, attached as a CD-ROM), and waits for the node and"
+                        + " drains it through the workload cluster's Kubernetes API (--cluster-kubeconfig).");
+        bootstrap.put("type", "string").put("default", "agent");
+        bootstrap.putArray("enum").add("agent").add("nocloud");
+        schemas.put("bootstrap", bootstrap);
+
+        ObjectNode seedStorage = described(
+                "Seed storage",
+                "The storage a nocloud type's seed images are uploaded to: one that holds ISO images on every"
+                        + " node of the type, e.g. \"local\"; needed with bootstrap \"nocloud\" and only then.");
+        seedStorage.put("type", "string").put("pattern", "^" + TypeSettings.STORAGE_ID + "$");
+        schemas.put("seed_storage", seedStorage);
+
         Map<String, String> out = new LinkedHashMap<>();
         schemas.forEach((key, schema) -> out.put(key, text(schema)));
         return out;

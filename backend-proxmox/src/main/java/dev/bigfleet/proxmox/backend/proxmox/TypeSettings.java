@@ -28,7 +28,8 @@ record TypeSettings(
         Optional<String> bridge,
         OptionalInt vlan,
         Optional<String> cpuType,
-        List<PciDevice> pci) {
+        List<PciDevice> pci,
+        GuestBootstrap bootstrap) {
 
     TypeSettings {
         pci = List.copyOf(pci);
@@ -44,7 +45,12 @@ record TypeSettings(
             "bridge",
             "vlan",
             "cpu_type",
-            "pci");
+            "pci",
+            "bootstrap",
+            "seed_storage");
+
+    /** A Proxmox storage id (pve-storage's {@code pve-storage-id} format). */
+    static final String STORAGE_ID = "[a-z][a-z0-9\\-_.]*[a-z0-9]";
 
     /** A Proxmox tag, compared lower-cased. */
     static final String TAG = "[a-z0-9_][a-z0-9_+.-]*";
@@ -62,7 +68,8 @@ record TypeSettings(
                 Optional.empty(),
                 OptionalInt.empty(),
                 Optional.empty(),
-                List.of());
+                List.of(),
+                GuestBootstrap.AGENT);
     }
 
     static TypeSettings of(InstanceType type) {
@@ -91,7 +98,33 @@ record TypeSettings(
                 bridge,
                 vlan.map(OptionalInt::of).orElse(OptionalInt.empty()),
                 value(s, "cpu_type", where).map(v -> cpuType(v, where)),
-                value(s, "pci", where).map(v -> pci(v, where)).orElse(List.of()));
+                value(s, "pci", where).map(v -> pci(v, where)).orElse(List.of()),
+                bootstrap(s, where));
+    }
+
+    /** {@code "bootstrap": "agent" | "nocloud"}, the latter with {@code "seed_storage"}. */
+    private static GuestBootstrap bootstrap(Map<String, String> s, String where) {
+        GuestBootstrap.Delivery delivery = value(s, "bootstrap", where)
+                .map(v -> GuestBootstrap.Delivery.parse(v.isTextual() ? v.asText() : "")
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                where + ": bootstrap must be \"agent\" or \"nocloud\", got " + v)))
+                .orElse(GuestBootstrap.Delivery.AGENT);
+        Optional<String> storage = value(s, "seed_storage", where).map(v -> {
+            String id = v.isTextual() ? v.asText() : "";
+            if (!id.matches(STORAGE_ID)) {
+                throw new IllegalArgumentException(
+                        where + ": seed_storage " + v + " is not a storage id (e.g. \"local\")");
+            }
+            return id;
+        });
+        if (delivery == GuestBootstrap.Delivery.NOCLOUD && storage.isEmpty()) {
+            throw new IllegalArgumentException(where + ": bootstrap \"nocloud\" needs seed_storage, the storage its"
+                    + " seed images are uploaded to (one that holds ISO images, e.g. \"local\")");
+        }
+        if (delivery == GuestBootstrap.Delivery.AGENT && storage.isPresent()) {
+            throw new IllegalArgumentException(where + ": seed_storage is only for bootstrap \"nocloud\"");
+        }
+        return storage.map(GuestBootstrap::nocloud).orElse(GuestBootstrap.AGENT);
     }
 
     /** {@code "pci": [{"mapping": "gpu-a100", "pcie": true}]}: at most 16 devices, as qemu-server allows. */

@@ -113,7 +113,9 @@ final class VmAdopter {
                 vmid,
                 wanted.tags(),
                 VmDescription.parse(Optional.of(wanted.description())).orElseThrow());
-        power.ensureUp(node, vmid, context);
+        if (p.isEmpty() || !p.get().bootstrap().nocloud()) {
+            power.ensureUp(node, vmid, context);
+        }
         journal.settle(spec.machineId());
         log.info("adopted VM {}/{} for machine {}", node, vmid, spec.machineId());
         return Optional.of(new CreatedVm(node, vmid));

@@ -43,6 +43,11 @@ public final class FormParams {
         return out.toString();
     }
 
+    /** The parameters in the order they were added, for a multipart body. */
+    List<Map.Entry<String, String>> entries() {
+        return entries;
+    }
+
     /** The parameter names, for error messages (values may be secret). */
     public List<String> names() {
         return entries.stream().map(Map.Entry::getKey).distinct().toList();

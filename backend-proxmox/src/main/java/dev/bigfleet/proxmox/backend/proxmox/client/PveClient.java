@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -204,6 +205,60 @@ public final class PveClient {
         call("PUT", "PUT config", vm(node, vmid) + "/config", b.build(), CallSafety.REPEATABLE);
     }
 
+    /**
+     * {@code PUT …/config} setting {@code set} and removing {@code delete}, applied synchronously (a
+     * CD-ROM's medium changes at once on a running VM).
+     */
+    public void setConfig(String node, long vmid, Map<String, String> set, List<String> delete) {
+        FormParams.Builder b = FormParams.builder();
+        set.forEach(b::add);
+        if (!delete.isEmpty()) {
+            b.add("delete", String.join(",", delete));
+        }
+        call("PUT", "PUT config", vm(node, vmid) + "/config", b.build(), CallSafety.REPEATABLE);
+    }
+
+    /**
+     * {@code POST /nodes/{node}/storage/{storage}/upload} of {@code file} as {@code content} (an
+     * {@code imgcopy} task); never sent again when its answer is lost.
+     */
+    public Upid upload(String node, String storage, String content, String filename, byte[] bytes) {
+        return Upid.parse(
+                "POST storage upload",
+                transport
+                        .call(ApiCall.upload(
+                                "POST storage upload",
+                                storagePath(node, storage) + "/upload",
+                                FormParams.builder().add("content", content).build(),
+                                new FilePart("filename", filename, bytes)))
+                        .asText(""));
+    }
+
+    /** {@code GET /nodes/{node}/storage/{storage}/content?content=}: the volumes of that kind. */
+    public List<StorageVolume> storageContent(String node, String storage, String content) {
+        JsonNode data = call(
+                "GET",
+                "GET storage content",
+                storagePath(node, storage) + "/content",
+                FormParams.builder().add("content", content).build(),
+                CallSafety.REPEATABLE);
+        List<StorageVolume> out = new ArrayList<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(StorageVolume.from(n)));
+        }
+        return out;
+    }
+
+    /** {@code DELETE /nodes/{node}/storage/{storage}/content/{volume}}: an {@code imgdel} task. */
+    public Upid deleteVolume(String node, String storage, String volid) {
+        return task(
+                "DELETE",
+                "DELETE storage content",
+                storagePath(node, storage) + "/content/" + PathSegment.encode(volid),
+                FormParams.none(),
+                CallSafety.REPEATABLE);
+    }
+
     /** {@code PUT …/resize}: grows a disk to {@code gib} GiB in a {@code resize} task (PVE 8+). */
     public Upid resize(String node, long vmid, String disk, long gib) {
         FormParams body =
@@ -334,6 +389,10 @@ public final class PveClient {
 
     private JsonNode call(String method, String op, String path, FormParams params, CallSafety safety) {
         return transport.call(new ApiCall(method, op, path, params, safety));
+    }
+
+    private static String storagePath(String node, String storage) {
+        return "/nodes/" + PathSegment.encode(node) + "/storage/" + PathSegment.encode(storage);
     }
 
     private static String vm(String node, long vmid) {

@@ -15,7 +15,9 @@ import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,6 +35,10 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
+import org.apache.hc.client5.http.entity.mime.HttpMultipartMode;
+import org.apache.hc.client5.http.entity.mime.MultipartEntityBuilder;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpEntity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -235,11 +241,36 @@ public final class PveTransport {
                 // Proxmox answers 501 to any DELETE that carries a body
                 return b.DELETE().build();
             default:
+                if (call.file().isPresent()) {
+                    return multipart(b, call.params(), call.file().get());
+                }
                 String form = call.params().encode();
                 return b.header("Content-Type", "application/x-www-form-urlencoded")
                         .method(call.method(), HttpRequest.BodyPublishers.ofString(form, StandardCharsets.UTF_8))
                         .build();
         }
+    }
+
+    /**
+     * A POST whose body is {@code multipart/form-data}: the params first, then the file, the order
+     * pveproxy reads an upload in (it streams the file to a temporary file as it arrives).
+     */
+    private static HttpRequest multipart(HttpRequest.Builder b, FormParams params, FilePart file) {
+        MultipartEntityBuilder body = MultipartEntityBuilder.create().setMode(HttpMultipartMode.STRICT);
+        for (Map.Entry<String, String> e : params.entries()) {
+            body.addTextBody(e.getKey(), e.getValue(), ContentType.TEXT_PLAIN.withCharset(StandardCharsets.UTF_8));
+        }
+        body.addBinaryBody(file.field(), file.content(), ContentType.APPLICATION_OCTET_STREAM, file.filename());
+        HttpEntity entity = body.build();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            entity.writeTo(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a multipart body in memory could not be written", e);
+        }
+        return b.header("Content-Type", entity.getContentType())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes.toByteArray()))
+                .build();
     }
 
     private JsonNode envelope(ApiCall call, HttpResponse<String> response) {

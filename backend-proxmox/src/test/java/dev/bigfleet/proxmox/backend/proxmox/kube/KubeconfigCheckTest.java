@@ -3,6 +3,7 @@ package dev.bigfleet.proxmox.backend.proxmox.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bigfleet.proxmox.testing.TestingKubernetesCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ class KubeconfigCheckTest {
     private static final String MAP = "--cluster-kubeconfig";
     private static final String DIR = "--cluster-kubeconfig-dir";
 
-    private static TestCluster cluster;
+    private static TestingKubernetesCluster cluster;
     private static String ca;
 
     @TempDir
@@ -31,7 +32,7 @@ class KubeconfigCheckTest {
 
     @BeforeAll
     static void start() throws IOException {
-        cluster = new TestCluster();
+        cluster = new TestingKubernetesCluster();
         ca = Base64.getEncoder().encodeToString(cluster.certificate());
     }
 
@@ -47,7 +48,7 @@ class KubeconfigCheckTest {
     }
 
     private Path good(String name) throws IOException {
-        return write(name, TestCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, ""));
+        return write(name, TestingKubernetesCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, ""));
     }
 
     private static ClusterKubeconfigs parse(String map) {
@@ -114,7 +115,7 @@ class KubeconfigCheckTest {
     void aKubeconfigThatSkipsTlsVerificationIsRefused() throws IOException {
         Path insecure = write(
                 "insecure.yaml",
-                TestCluster.kubeconfigText(
+                TestingKubernetesCluster.kubeconfigText(
                         "https://k8s.example:6443", ca, TOKEN, "    insecure-skip-tls-verify: true\n"));
 
         refused(
@@ -125,7 +126,8 @@ class KubeconfigCheckTest {
 
     @Test
     void aPlainHttpServerIsRefused() throws IOException {
-        Path http = write("http.yaml", TestCluster.kubeconfigText("http://k8s.example:8080", ca, TOKEN, ""));
+        Path http =
+                write("http.yaml", TestingKubernetesCluster.kubeconfigText("http://k8s.example:8080", ca, TOKEN, ""));
 
         refused(() -> parse("prod-1=" + http), MAP + " prod-1=" + http + ": cluster \"workload\": server")
                 .hasMessageContaining("must be https://HOST[:PORT] (http:// would send the credentials in clear)");
@@ -135,7 +137,7 @@ class KubeconfigCheckTest {
     void aCaThatIsNotACertificateIsRefused() throws IOException {
         Path badCa = write(
                 "bad-ca.yaml",
-                TestCluster.kubeconfigText(
+                TestingKubernetesCluster.kubeconfigText(
                         "https://k8s.example:6443",
                         Base64.getEncoder()
                                 .encodeToString(
@@ -153,7 +155,7 @@ class KubeconfigCheckTest {
     void aKubeconfigWithoutACurrentContextIsRefused() throws IOException {
         Path noContext = write(
                 "no-context.yaml",
-                TestCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
+                TestingKubernetesCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
                         .replace("current-context: workload\n", ""));
 
         refused(() -> parse("prod-1=" + noContext), MAP + " prod-1=" + noContext + ": names no current-context");
@@ -163,7 +165,7 @@ class KubeconfigCheckTest {
     void aKubeconfigWhoseContextNamesAMissingUserIsRefused() throws IOException {
         Path noUser = write(
                 "no-user.yaml",
-                TestCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
+                TestingKubernetesCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
                         .replace("user: bigfleet-provider", "user: someone-else"));
 
         refused(
@@ -174,7 +176,7 @@ class KubeconfigCheckTest {
 
     @Test
     void aUserWithoutCredentialsOrWithATokenFileIsRefused() throws IOException {
-        String text = TestCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "");
+        String text = TestingKubernetesCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "");
         Path anonymous = write("anonymous.yaml", text.replace("    token: " + TOKEN + "\n", "    username: x\n"));
         Path tokenFile = write("token-file.yaml", text.replace("token: " + TOKEN, "tokenFile: /run/token"));
 
@@ -224,7 +226,7 @@ class KubeconfigCheckTest {
         Files.copy(good("a.yaml"), kubeconfigs.resolve("prod-1.kubeconfig"));
         Files.writeString(
                 kubeconfigs.resolve("staging.kubeconfig"),
-                TestCluster.kubeconfigText(
+                TestingKubernetesCluster.kubeconfigText(
                         "https://k8s.example:6443", ca, TOKEN, "    insecure-skip-tls-verify: true\n"));
 
         refused(
@@ -249,7 +251,7 @@ class KubeconfigCheckTest {
         Path kubeconfig = sub.resolve("prod.yaml");
         Files.writeString(
                 kubeconfig,
-                TestCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
+                TestingKubernetesCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
                         .replace("certificate-authority-data: " + ca, "certificate-authority: ca.pem"));
 
         ClusterKubeconfigs k = parse("prod-1=" + kubeconfig);
@@ -258,7 +260,7 @@ class KubeconfigCheckTest {
                 .isEqualTo(sub.resolve("ca.pem").toString());
         Files.writeString(
                 kubeconfig,
-                TestCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
+                TestingKubernetesCluster.kubeconfigText("https://k8s.example:6443", ca, TOKEN, "")
                         .replace("certificate-authority-data: " + ca, "certificate-authority: missing.pem"));
         refused(
                 () -> parse("prod-1=" + kubeconfig),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.testing.TestingKubernetesCluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
 import java.nio.file.Path;
@@ -27,12 +28,12 @@ class WorkloadDrainTest {
     @TempDir
     Path dir;
 
-    private TestCluster cluster;
+    private TestingKubernetesCluster cluster;
     private WorkloadClusters clusters;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new TestCluster();
+        cluster = new TestingKubernetesCluster();
         Path kubeconfig = cluster.kubeconfig(dir.resolve("prod-1.yaml"), TOKEN);
         clusters = new KubernetesWorkloadClusters(
                 ClusterKubeconfigs.parse(

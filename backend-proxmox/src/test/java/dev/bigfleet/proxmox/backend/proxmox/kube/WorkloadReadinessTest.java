@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.testing.TestingKubernetesCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,13 +29,13 @@ class WorkloadReadinessTest {
     @TempDir
     Path dir;
 
-    private TestCluster cluster;
+    private TestingKubernetesCluster cluster;
     private WorkloadClusters clusters;
     private final ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor();
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new TestCluster();
+        cluster = new TestingKubernetesCluster();
         clusters = new KubernetesWorkloadClusters(
                 kubeconfigs(cluster.kubeconfig(dir.resolve("prod-1.yaml"), TOKEN)), FAST);
     }
@@ -173,7 +174,7 @@ class WorkloadReadinessTest {
     @Test
     void aServerCertificateTheKubeconfigsCaDoesNotVouchForIsRefused() throws Exception {
         cluster.node("pve-x", "True", "KubeletReady", "");
-        try (TestCluster other = new TestCluster()) {
+        try (TestingKubernetesCluster other = new TestingKubernetesCluster()) {
             // the kubeconfig names this server but trusts another one's certificate
             Path wrongCa = cluster.kubeconfig(dir.resolve("wrong-ca.yaml"), TOKEN, other.certificate());
             try (WorkloadClusters untrusting = new KubernetesWorkloadClusters(kubeconfigs(wrongCa), FAST)) {
@@ -213,7 +214,7 @@ class WorkloadReadinessTest {
     void aKubeconfigThatChangesOnDiskIsReadAgain() throws Exception {
         cluster.node("pve-x", "True", "KubeletReady", "");
         clusters.waitReady("prod-1", "pve-x", in(Duration.ofSeconds(20)));
-        try (TestCluster replacement = new TestCluster()) {
+        try (TestingKubernetesCluster replacement = new TestingKubernetesCluster()) {
             // the same file now reaches another API server, where pve-x does not exist
             Path file = dir.resolve("prod-1.yaml");
             Path next = replacement.kubeconfig(dir.resolve("next.yaml"), TOKEN);

@@ -1,4 +1,4 @@
-package dev.bigfleet.proxmox.backend.proxmox.kube;
+package dev.bigfleet.proxmox.testing;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -53,53 +53,53 @@ import java.util.regex.Pattern;
  * {@link #terminationDelay} later, as a kubelet would. Every eviction's body and every request that
  * changes something are recorded.
  */
-final class TestCluster implements AutoCloseable {
+public final class TestingKubernetesCluster implements AutoCloseable {
     private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
     private static final Pattern POD_LIST = Pattern.compile("/api/v1/(namespaces/[^/]+/)?pods");
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-    final KubernetesMockServer server;
+    public final KubernetesMockServer server;
     /** The tests' own client (trusting the server blindly is fine for the test's side). */
-    final NamespacedKubernetesClient admin;
+    public final NamespacedKubernetesClient admin;
 
-    final List<Eviction> evictions = new CopyOnWriteArrayList<>();
+    public final List<Eviction> evictions = new CopyOnWriteArrayList<>();
     /** Every request that changed something, "METHOD PATH", the tests' own (setup, the kubelet) included. */
-    final List<String> changes = new CopyOnWriteArrayList<>();
+    public final List<String> changes = new CopyOnWriteArrayList<>();
 
     private final List<Map.Entry<String, String>> changesByCredential = new CopyOnWriteArrayList<>();
-    volatile Duration terminationDelay = Duration.ZERO;
+    public volatile Duration terminationDelay = Duration.ZERO;
 
     private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     private final KubernetesMixedDispatcher mixed = new KubernetesMixedDispatcher(responses);
     private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor();
 
-    TestCluster() {
+    public TestingKubernetesCluster() {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new Front(), true);
         server.init();
         admin = server.createClient();
     }
 
     /** The server's own certificate, PEM: the CA a kubeconfig for it names. */
-    byte[] certificate() throws IOException {
+    public byte[] certificate() throws IOException {
         return Files.readAllBytes(Path.of(server.getSelfSignedCertificate().certificatePath()));
     }
 
-    String url() {
+    public String url() {
         return "https://localhost:" + server.getPort();
     }
 
     /** Writes a kubeconfig reaching this server with a bearer token, trusting its certificate. */
-    Path kubeconfig(Path file, String token) throws IOException {
+    public Path kubeconfig(Path file, String token) throws IOException {
         return kubeconfig(file, token, certificate());
     }
 
     /** Writes a kubeconfig reaching this server, trusting {@code ca} (PEM). */
-    Path kubeconfig(Path file, String token, byte[] ca) throws IOException {
+    public Path kubeconfig(Path file, String token, byte[] ca) throws IOException {
         Files.writeString(file, kubeconfigText(url(), Base64.getEncoder().encodeToString(ca), token, ""));
         return file;
     }
 
-    static String kubeconfigText(String server, String caData, String token, String clusterExtra) {
+    public static String kubeconfigText(String server, String caData, String token, String clusterExtra) {
         return "apiVersion: v1\n"
                 + "kind: Config\n"
                 + "current-context: workload\n"
@@ -121,7 +121,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Creates a Node whose Ready condition has {@code status}, with {@code reason} and {@code message}. */
-    void node(String name, String status, String reason, String message) {
+    public void node(String name, String status, String reason, String message) {
         admin.nodes()
                 .resource(new NodeBuilder()
                         .withNewMetadata()
@@ -137,7 +137,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Sets the Node's Ready condition. */
-    void setReady(String name, String status, String reason, String message) {
+    public void setReady(String name, String status, String reason, String message) {
         admin.nodes().withName(name).edit(n -> {
             n.getStatus().setConditions(List.of(ready(status, reason, message)));
             return n;
@@ -154,7 +154,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** A pod on {@code node}; {@code owner} is the kind of its controller ("" for none). */
-    Pod pod(String namespace, String name, String node, String owner) {
+    public Pod pod(String namespace, String name, String node, String owner) {
         PodBuilder pod = new PodBuilder()
                 .withNewMetadata()
                 .withNamespace(namespace)
@@ -183,12 +183,12 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** A static pod's mirror on {@code node}. */
-    Pod mirrorPod(String namespace, String name, String node) {
+    public Pod mirrorPod(String namespace, String name, String node) {
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withNamespace(namespace)
                 .withName(name)
-                .addToAnnotations(NodeDrain.MIRROR_ANNOTATION, "0123456789abcdef")
+                .addToAnnotations("kubernetes.io/config.mirror", "0123456789abcdef")
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName(node)
@@ -202,7 +202,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** The next {@code times} evictions of the pod are refused as a PodDisruptionBudget refuses them. */
-    void refuseEvictions(String namespace, String pod, int times) {
+    public void refuseEvictions(String namespace, String pod, int times) {
         var expectation = server.expect()
                 .post()
                 .withPath("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/eviction")
@@ -223,7 +223,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** The requests that changed something made with the bearer token {@code token}: the provider's. */
-    List<String> changesWith(String token) {
+    public List<String> changesWith(String token) {
         return changesByCredential.stream()
                 .filter(e -> e.getKey().equals("Bearer " + token))
                 .map(Map.Entry::getValue)
@@ -231,7 +231,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Evictions of {@code pod} that reached the server, refused or not. */
-    List<Eviction> evictionsOf(String pod) {
+    public List<Eviction> evictionsOf(String pod) {
         return evictions.stream()
                 .filter(e -> e.getMetadata().getName().equals(pod))
                 .toList();
