@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ public final class ClusterKubeconfigs {
             String mapFlag, String dirFlag, Map<String, WatchedFile<Kubeconfig>> named, Optional<Path> dir) {
         this.mapFlag = mapFlag;
         this.dirFlag = dirFlag;
-        this.named = Map.copyOf(named);
+        this.named = Collections.unmodifiableMap(new LinkedHashMap<>(named));
         this.dir = dir;
     }
 
