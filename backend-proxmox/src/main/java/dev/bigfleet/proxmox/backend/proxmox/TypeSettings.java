@@ -50,7 +50,7 @@ record TypeSettings(
             "seed_storage");
 
     /** A Proxmox storage id (pve-storage's {@code pve-storage-id} format). */
-    static final String STORAGE_ID = "[a-z][a-z0-9\\-_.]*[a-z0-9]";
+    static final String STORAGE_ID = "[a-z][a-z0-9_.-]*[a-z0-9]";
 
     /** A Proxmox tag, compared lower-cased. */
     static final String TAG = "[a-z0-9_][a-z0-9_+.-]*";

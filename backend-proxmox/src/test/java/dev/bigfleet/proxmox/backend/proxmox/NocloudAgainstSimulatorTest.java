@@ -248,6 +248,22 @@ class NocloudAgainstSimulatorTest {
         new TaskWaiter(api).await(api.upload("pve1", "local", "iso", name, new byte[4096]), "upload", forMachine(ID));
     }
 
+    @Test
+    void aSeedStorageThatHoldsNoIsoImagesStopsStartupNamingIt() {
+        InstanceType talos = SimulatorBackends.type(
+                "pve.talos", Map.of("bootstrap", "\"nocloud\"", "seed_storage", "\"local-lvm\""));
+        assertThatThrownBy(() -> SimulatorBackends.backend(
+                        cluster,
+                        "proxmox",
+                        List.of("pve1", "pve2"),
+                        SimulatorBackends.catalog(talos),
+                        List.of(new Offering("pve.talos", "pve1", CapacityType.ON_DEMAND, 1, Map.of(), Map.of())),
+                        Map.of(),
+                        new CountingRecorder()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--instance-types \"pve.talos\": seed_storage: storage local-lvm");
+    }
+
     private static String seedHashOf(String providerLabel) throws NoSuchAlgorithmException {
         byte[] digest = MessageDigest.getInstance("SHA-256").digest(providerLabel.getBytes(StandardCharsets.UTF_8));
         return java.util.HexFormat.of().formatHex(digest, 0, 4);
