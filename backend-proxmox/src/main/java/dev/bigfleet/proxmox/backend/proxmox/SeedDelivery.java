@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
 final class SeedDelivery {
     /** Where the readiness wait stops before the transition's deadline, so its failure says why. */
     static final Duration READY_MARGIN = Duration.ofSeconds(3);
+    /** Tags a VM whose guest booted a seed: it is never configured again. */
+    static final String SEEDED = "bigfleet-seeded";
     /** The CD-ROM slots a seed may take, in the order tried: after the template's own drives. */
     static final List<String> DRIVES = List.of("ide3", "ide1", "ide0", "sata5", "sata4", "sata3", "ide2");
 
@@ -73,12 +75,13 @@ final class SeedDelivery {
                     + " through its cluster's API");
         }
         String node = nodeName(instanceType, vm.machineId());
+        VmConfig config = unseeded(vm);
         SeedVolumes.Seed seed = seeds.claim(seedStorage, vm.vmid(), context.operationId());
         Optional<String> drive = Optional.empty();
         boolean booted = false;
         try {
             upload(vm, seed, new NoCloudSeed(instanceId(vm, context), node, blob, Optional.empty()), context);
-            drive = Optional.of(attach(vm, seed));
+            drive = Optional.of(attach(vm, config, seed));
             boot(vm, context);
             booted = true;
             clusters.waitReady(clusterId, node, context.deadline().minus(READY_MARGIN));
@@ -119,20 +122,51 @@ final class SeedDelivery {
         }
     }
 
-    /** Puts the seed in a free CD-ROM slot; returns the slot. */
-    private String attach(OwnedVm vm, SeedVolumes.Seed seed) throws BackendException {
+    /**
+     * Puts the seed in a free CD-ROM slot and tags the VM {@link #SEEDED} in the same config write;
+     * returns the slot.
+     */
+    private String attach(OwnedVm vm, VmConfig config, SeedVolumes.Seed seed) throws BackendException {
         String what = "attach seed image " + seed.volid() + " to VM " + vm.ref();
+        String drive = DRIVES.stream()
+                .filter(d -> config.entry(d).map(this::isSeedOrEmpty).orElse(true))
+                .findFirst()
+                .orElseThrow(() -> new BackendException(what + ": no free CD-ROM slot among " + DRIVES));
         try {
-            VmConfig config = api.config(vm.node(), vm.vmid());
-            String drive = DRIVES.stream()
-                    .filter(d -> config.entry(d).map(this::isSeedOrEmpty).orElse(true))
-                    .findFirst()
-                    .orElseThrow(() -> new BackendException(what + ": no free CD-ROM slot among " + DRIVES));
-            api.setConfig(vm.node(), vm.vmid(), Map.of(drive, seed.volid() + ",media=cdrom"), List.of());
+            api.setConfig(
+                    vm.node(),
+                    vm.vmid(),
+                    Map.of(
+                            drive,
+                            seed.volid() + ",media=cdrom",
+                            "tags",
+                            config.tags().with(SEEDED).wire()),
+                    List.of());
             return drive;
         } catch (PveApiException e) {
             throw new BackendException(what + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The VM's config, unless its guest booted a seed before: its disk then holds what that first
+     * Configure installed (a Talos machine keeps its first cluster's configuration), so a second join
+     * could bring the node back into the cluster it was drained from. A nocloud machine is configured
+     * once; a drained one is deleted, and its slot's next machine gets a fresh clone.
+     */
+    private VmConfig unseeded(OwnedVm vm) throws BackendException {
+        VmConfig config;
+        try {
+            config = api.config(vm.node(), vm.vmid());
+        } catch (PveApiException e) {
+            throw new BackendException("read the config of VM " + vm.ref() + ": " + e.getMessage(), e);
+        }
+        if (config.tags().contains(SEEDED)) {
+            throw new BackendException("VM " + vm.ref() + " booted a seed before (tag " + SEEDED + "): a nocloud"
+                    + " machine is configured once, since its disk keeps what its first bootstrap installed;"
+                    + " delete the machine instead, and its slot gets a fresh clone");
+        }
+        return config;
     }
 
     /** A slot an earlier seed of this provider, or an empty CD-ROM drive, holds. */

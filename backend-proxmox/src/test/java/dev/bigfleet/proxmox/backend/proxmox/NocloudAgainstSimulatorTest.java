@@ -174,6 +174,14 @@ class NocloudAgainstSimulatorTest {
         assertThat(vm(created.vmid()).running()).isFalse();
         assertThat(execRequests(created.vmid())).isEmpty();
 
+        // its disk keeps what the first bootstrap installed: it is never configured again
+        assertThatThrownBy(() -> backend.applyBootstrap(new BootstrapSpec(target, "prod-1", BLOB), forMachine(ID)))
+                .isInstanceOfSatisfying(BackendException.class, e -> {
+                    assertThat(e.bootstrapStarted()).isFalse();
+                    assertThat(e.getMessage()).contains("booted a seed before");
+                });
+        assertThat(vm(created.vmid()).running()).isFalse();
+
         backend.destroy(target, forMachine(ID));
         assertThat(cluster.simulator().vm((int) created.vmid())).isEmpty();
     }
