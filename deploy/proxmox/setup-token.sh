@@ -22,6 +22,9 @@ Usage: setup-token.sh [options]
   --template VMIDS      templates to clone that are not in the pool, comma separated
   --pci-mapping IDS     PCI resource mappings GPU instance types pass through, comma separated
                         (Mapping.Use on each, through the built-in PVEMappingUser role)
+  --seed-storage IDS    storages the seeds of "bootstrap": "nocloud" types are uploaded to, comma
+                        separated (upload, list and delete there through the role <role>Seeds, and
+                        VM.Config.CDROM in the role)
   --secret-file PATH    where the token secret is written, mode 0600 (default ./bigfleet-token.secret)
   --pve-version 8|9     privilege names of that version (default: the installed pve-manager's)
   --dry-run             print the pveum commands instead of running them
@@ -38,6 +41,7 @@ bridges=
 sdn_zone=localnetwork
 templates=
 pci_mappings=
+seed_storages=
 secret_file=./bigfleet-token.secret
 pve_version=
 dry_run=false
@@ -58,6 +62,7 @@ while [[ $# -gt 0 ]]; do
     --sdn-zone) sdn_zone="${2:?--sdn-zone needs a value}"; shift 2 ;;
     --template) templates="${2:?--template needs a value}"; shift 2 ;;
     --pci-mapping) pci_mappings="${2:?--pci-mapping needs a value}"; shift 2 ;;
+    --seed-storage) seed_storages="${2:?--seed-storage needs a value}"; shift 2 ;;
     --secret-file) secret_file="${2:?--secret-file needs a value}"; shift 2 ;;
     --pve-version) pve_version="${2:?--pve-version needs a value}"; shift 2 ;;
     --dry-run) dry_run=true; shift ;;
@@ -86,8 +91,13 @@ esac
 privileges=(VM.Audit VM.Clone VM.Allocate VM.Config.CPU VM.Config.Memory VM.Config.Options VM.Config.Disk
   VM.Config.Network VM.PowerMgmt
   "${guest_agent[@]}" Datastore.AllocateSpace SDN.Use Sys.Audit Pool.Audit)
+# a nocloud type's seed goes in and out of a CD-ROM drive of the clone
+[[ -z "$seed_storages" ]] || privileges+=(VM.Config.CDROM)
 privs="$(IFS=,; echo "${privileges[*]}")"
 token_id="$user!$token"
+# and is uploaded, listed and deleted on its storage: a role of its own, granted there alone
+seed_role="${role}Seeds"
+seed_privs=Datastore.AllocateTemplate,Datastore.Audit,Datastore.Allocate
 
 # Every path the role is granted on, with user and token both: a privilege-separated token holds
 # what both its own ACLs and its user's grant.
@@ -113,6 +123,15 @@ if [[ -n "$pci_mappings" ]]; then
   done
 fi
 
+seeds=()
+if [[ -n "$seed_storages" ]]; then
+  IFS=, read -r -a list <<<"$seed_storages"
+  for s in "${list[@]}"; do
+    [[ "$s" =~ ^[a-z][a-z0-9_.-]*[a-z0-9]$ ]] || die "--seed-storage: \"$s\" is not a storage id"
+    seeds+=("/storage/$s")
+  done
+fi
+
 if $dry_run; then
   # each command as it would be typed: words with shell syntax in them single-quoted
   show() {
@@ -132,6 +151,12 @@ if $dry_run; then
   show pveum acl modify / --roles PVEAuditor --users "$user" --tokens "$token_id" --propagate 0
   for path in "${mappings[@]}"; do
     show pveum acl modify "$path" --roles PVEMappingUser --users "$user" --tokens "$token_id" --propagate 0
+  done
+  if [[ ${#seeds[@]} -gt 0 ]]; then
+    show pveum role add "$seed_role" --privs "$seed_privs"
+  fi
+  for path in "${seeds[@]}"; do
+    show pveum acl modify "$path" --roles "$seed_role" --users "$user" --tokens "$token_id" --propagate 0
   done
   exit 0
 fi
@@ -188,6 +213,19 @@ for path in "${mappings[@]}"; do
   pveum acl modify "$path" --roles PVEMappingUser --users "$user" --tokens "$token_id" --propagate 0 >/dev/null \
     || die "pveum acl modify $path failed"
   echo "granted PVEMappingUser on $path"
+done
+if [[ ${#seeds[@]} -gt 0 ]]; then
+  if add role add "$seed_role" --privs "$seed_privs"; then
+    echo "created role $seed_role"
+  else
+    pveum role modify "$seed_role" --privs "$seed_privs" >/dev/null || die "pveum role modify $seed_role failed"
+    echo "role $seed_role exists; its privileges are set to $seed_privs"
+  fi
+fi
+for path in "${seeds[@]}"; do
+  pveum acl modify "$path" --roles "$seed_role" --users "$user" --tokens "$token_id" --propagate 0 >/dev/null \
+    || die "pveum acl modify $path failed"
+  echo "granted $seed_role on $path"
 done
 
 cat <<DONE

@@ -191,6 +191,22 @@ class SetupTokenScriptTest {
     }
 
     @Test
+    void seedStoragesGetARoleOfTheirOwnAndTheClonesTheirCdromPrivilege() throws Exception {
+        Run run = run(9, concat(SETUP_9, "--seed-storage", "bigfleet-seeds"));
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(state("role"))
+                .contains("BigFleetProviderSeeds\tDatastore.AllocateTemplate,Datastore.Audit,Datastore.Allocate")
+                .anyMatch(r -> r.startsWith("BigFleetProvider\t") && r.contains("VM.Config.CDROM"));
+        assertThat(state("acl"))
+                .contains(
+                        "/storage/bigfleet-seeds BigFleetProviderSeeds user bigfleet@pve 0",
+                        "/storage/bigfleet-seeds BigFleetProviderSeeds token " + TOKEN + " 0");
+        Run bad = run(9, concat(SETUP_9, "--seed-storage", "Seeds!"));
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.err()).contains("--seed-storage: \"Seeds!\" is not a storage id");
+    }
+
+    @Test
     void dryRunPrintsCommandsThatRunCleanlyAndChangesNothing() throws Exception {
         Run dry = run(9, concat(SETUP, "--dry-run", "--pve-version", "9"));
         assertThat(dry.exit()).as(dry.err()).isZero();

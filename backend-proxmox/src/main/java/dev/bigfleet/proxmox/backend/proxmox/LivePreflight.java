@@ -107,6 +107,10 @@ final class LivePreflight implements AutoCloseable {
         }
         String machineId =
                 MACHINE_PREFIX + run + "-" + Markers.tagSafe(p.type().name()) + "-" + Markers.tagSafe(p.node());
+        if (p.bootstrap().nocloud()) {
+            steps.addAll(nocloud(p, machineId));
+            return new PreflightRow(checked.instanceType(), checked.node(), steps);
+        }
         PreflightContext context = PreflightContext.of(machineId, STEP_LIMIT, cancelled::get);
         List<PreflightStep> live = new ArrayList<>();
         backend.usePlan(new PlacementPlan(List.of(p)));
@@ -167,7 +171,7 @@ final class LivePreflight implements AutoCloseable {
                             current[0],
                             interrupted
                                     ? "interrupted; the VM it made is destroyed"
-                                    : redactor.scrub(String.valueOf(e.getMessage())))
+                                    : withHint(redactor.scrub(String.valueOf(e.getMessage()))))
                     .took(lap(since)));
         }
         for (String s : STEPS.subList(live.size(), STEPS.size() - 1)) {
@@ -177,6 +181,97 @@ final class LivePreflight implements AutoCloseable {
         live.add(destroy(machineId).took(lap(since)));
         steps.addAll(live);
         return new PreflightRow(checked.instanceType(), checked.node(), steps);
+    }
+
+    /**
+     * A nocloud type's pair: the clone shaped and left stopped as Create leaves it, a test seed
+     * uploaded and attached, the clone started, the guest's reading of the seed, the kubeconfigs its
+     * Configure and Drain will use; then the seed and the VM are removed.
+     */
+    private List<PreflightStep> nocloud(Placement p, String machineId) {
+        PreflightContext context = PreflightContext.of(machineId, STEP_LIMIT, cancelled::get);
+        NocloudPreflight check = new NocloudPreflight(api, parts.seedDelivery());
+        List<PreflightStep> live = new ArrayList<>();
+        backend.usePlan(new PlacementPlan(List.of(p)));
+        String[] current = {"clone"};
+        long[] since = {System.nanoTime()};
+        Optional<OwnedVm> owned = Optional.empty();
+        Optional<SeedVolumes.Seed> seed = Optional.empty();
+        Optional<String> drive = Optional.empty();
+        try {
+            CloneSpec spec = new CloneSpec(machineId, p.type(), p.node(), Map.of());
+            parts.creator().create(spec, context, (s, placement, vmid, c) -> {
+                made.add(new VmTarget(machineId, s.zone(), vmid));
+                String node = parts.finisher().shape(s, placement, vmid, c);
+                made.add(new VmTarget(machineId, node, vmid));
+                live.add(PreflightStep.pass(
+                                "clone",
+                                "VM " + node + "/" + vmid + ", "
+                                        + p.mode().toString().toLowerCase(Locale.ROOT) + " clone of template "
+                                        + p.template().vmid() + ", left stopped for its seed")
+                        .took(lap(since)));
+                return node;
+            });
+            OwnedVm vm = parts.guard()
+                    .require(
+                            "preflight",
+                            made.stream()
+                                    .filter(t -> t.machineId().equals(machineId))
+                                    .reduce((a, b) -> b)
+                                    .orElseThrow());
+            owned = Optional.of(vm);
+            current[0] = "seed";
+            String hostname = SeedDelivery.nodeName(p.type().name(), machineId);
+            String storage = p.bootstrap().seedStorage().orElseThrow();
+            seed = Optional.of(check.seeds().seeds().claim(storage, vm.vmid(), context.operationId()));
+            drive = Optional.of(check.seeds()
+                    .stage(
+                            vm,
+                            api.config(vm.node(), vm.vmid()),
+                            seed.get(),
+                            NocloudPreflight.testSeed(vm, hostname, context.operationId()),
+                            context));
+            live.add(PreflightStep.pass(
+                            "seed", "test seed " + seed.get().volid() + " uploaded and attached as " + drive.get())
+                    .took(lap(since)));
+            current[0] = "start";
+            parts.power().start(vm.node(), vm.vmid(), context);
+            live.add(PreflightStep.pass("start", "running").took(lap(since)));
+            current[0] = "guest";
+            live.add(check.guest(vm, hostname, context).took(lap(since)));
+            current[0] = "cluster";
+            live.add(PreflightStep.pass(
+                            "cluster",
+                            "its Configure waits for the node, and its Drain drains it, through the cluster's API"
+                                    + " with the kubeconfig of each cluster id (" + settings.clusterKubeconfigs()
+                                    + ")")
+                    .took(lap(since)));
+        } catch (BackendException | RuntimeException e) {
+            boolean interrupted = cancelled.get() || Thread.currentThread().isInterrupted();
+            live.add(PreflightStep.fail(
+                            current[0],
+                            interrupted
+                                    ? "interrupted; the VM it made is destroyed"
+                                    : redactor.scrub(String.valueOf(e.getMessage())))
+                    .took(lap(since)));
+        }
+        for (String s : NocloudPreflight.STEPS.subList(live.size(), NocloudPreflight.STEPS.size() - 1)) {
+            live.add(PreflightStep.skip(s, "an earlier step failed"));
+        }
+        since[0] = System.nanoTime();
+        if (owned.isPresent() && seed.isPresent()) {
+            check.seeds().remove(owned.get(), seed.get(), drive);
+        }
+        live.add(destroy(machineId).took(lap(since)));
+        return live;
+    }
+
+    /** A guest agent that refuses {@code guest-exec} says what to do about it. */
+    static String withHint(String message) {
+        return message.contains("guest-exec has been disabled")
+                ? message + " (this guest's agent refuses guest-exec, as RHEL 10's does: give the instance type"
+                        + " \"bootstrap\": \"nocloud\", which needs no guest command)"
+                : message;
     }
 
     private static final class StepFailed extends RuntimeException {

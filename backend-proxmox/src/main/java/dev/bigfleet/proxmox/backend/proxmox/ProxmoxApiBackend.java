@@ -150,6 +150,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
 
     /** The parts of Create, Configure, Drain and Delete that preflight runs one by one. */
     record Parts(
+            SeedDelivery seedDelivery,
             VmCreator creator,
             CloneFinisher finisher,
             PowerControl power,
@@ -163,7 +164,19 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             CloneLocator locator) {}
 
     Parts parts() {
-        return new Parts(creator, finisher, power, agent, exec, guard, inventory, destroyer, markers, journal, locator);
+        return new Parts(
+                seedDelivery,
+                creator,
+                finisher,
+                power,
+                agent,
+                exec,
+                guard,
+                inventory,
+                destroyer,
+                markers,
+                journal,
+                locator);
     }
 
     /** The templates and clone modes startup chose for each (instance type, node). */

@@ -80,8 +80,8 @@ final class SeedDelivery {
         Optional<String> drive = Optional.empty();
         boolean booted = false;
         try {
-            upload(vm, seed, new NoCloudSeed(instanceId(vm, context), node, blob, Optional.empty()), context);
-            drive = Optional.of(attach(vm, config, seed));
+            drive = Optional.of(stage(
+                    vm, config, seed, new NoCloudSeed(instanceId(vm, context), node, blob, Optional.empty()), context));
             boot(vm, context);
             booted = true;
             clusters.waitReady(clusterId, node, context.deadline().minus(READY_MARGIN));
@@ -100,6 +100,17 @@ final class SeedDelivery {
     /** A new instance-id for each Configure, so cloud-init treats the boot as a new instance and runs it. */
     private static String instanceId(OwnedVm vm, OperationContext context) {
         return "bigfleet-" + vm.vmid() + "-" + context.operationId();
+    }
+
+    /** Uploads {@code nocloud} as {@code seed} and attaches it to {@code vm}; returns the CD-ROM slot it took. */
+    String stage(OwnedVm vm, VmConfig config, SeedVolumes.Seed seed, NoCloudSeed nocloud, OperationContext context)
+            throws BackendException {
+        upload(vm, seed, nocloud, context);
+        return attach(vm, config, seed);
+    }
+
+    SeedVolumes seeds() {
+        return seeds;
     }
 
     private void upload(OwnedVm vm, SeedVolumes.Seed seed, NoCloudSeed nocloud, OperationContext context)
@@ -154,7 +165,7 @@ final class SeedDelivery {
      * could bring the node back into the cluster it was drained from. A nocloud machine is configured
      * once; a drained one is deleted, and its slot's next machine gets a fresh clone.
      */
-    private VmConfig unseeded(OwnedVm vm) throws BackendException {
+    VmConfig unseeded(OwnedVm vm) throws BackendException {
         VmConfig config;
         try {
             config = api.config(vm.node(), vm.vmid());
@@ -196,7 +207,7 @@ final class SeedDelivery {
      * when the Configure was cancelled: within its own time limit, with the thread's interrupt put
      * back afterwards. A failure is logged; the sweep of the next reconcile pass removes what is left.
      */
-    private void remove(OwnedVm vm, SeedVolumes.Seed seed, Optional<String> drive) {
+    void remove(OwnedVm vm, SeedVolumes.Seed seed, Optional<String> drive) {
         boolean interrupted = Thread.interrupted();
         try {
             if (drive.isPresent()) {

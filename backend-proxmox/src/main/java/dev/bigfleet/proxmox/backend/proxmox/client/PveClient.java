@@ -304,6 +304,32 @@ public final class PveClient {
         return task("DELETE", "DELETE qemu", vm(node, vmid), query, CallSafety.ONCE);
     }
 
+    /**
+     * {@code GET …/agent/file-read?file=}: a file of the guest, read by its agent (which answers even
+     * when it refuses {@code guest-exec}); its content as text.
+     */
+    public String agentFileRead(String node, long vmid, String file) {
+        JsonNode data = call(
+                "GET",
+                "GET agent/file-read",
+                vm(node, vmid) + "/agent/file-read",
+                FormParams.builder().add("file", file).build(),
+                CallSafety.REPEATABLE);
+        return Json.textOr(data, "content", "");
+    }
+
+    /** {@code GET …/agent/get-host-name}: the guest's host name, as its agent reports it. */
+    public String agentHostName(String node, long vmid) {
+        JsonNode data = call(
+                "GET",
+                "GET agent/get-host-name",
+                vm(node, vmid) + "/agent/get-host-name",
+                FormParams.none(),
+                CallSafety.REPEATABLE);
+        JsonNode result = data.path("result");
+        return Json.textOr(result, "host-name", "");
+    }
+
     /** {@code GET /nodes/{node}/tasks/{upid}/status}, on the node that runs the task. */
     public TaskStatus taskStatus(Upid upid) {
         return TaskStatus.from(transport.call(new ApiCall(
