@@ -11,7 +11,10 @@ if [ "${1:-}" = "--short" ]; then set -- 1; fi
 runs=${1:-7}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mvn -q -B -DskipTests package -pl packaging -am
+# BENCH_PREBUILT=1 (what .ci/run sets after mvn verify): use the image built instead of building it again
+if [ -z "${BENCH_PREBUILT:-}" ] || [ ! -f packaging/target/bigfleet-proxmox-image.tar ]; then
+  mvn -q -B -DskipTests package -pl packaging -am
+fi
 mkdir -p "$work/layout"
 tar -xf packaging/target/bigfleet-proxmox-image.tar -C "$work/layout"
 ref=$(sed 's/.*"org.opencontainers.image.ref.name":"\([^"]*\)".*/\1/' "$work/layout/index.json")

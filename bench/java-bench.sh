@@ -11,7 +11,10 @@ scale=()
 if [ "${1:-}" = "--short" ]; then scale=(-Dbench.short=true); shift; fi
 [ $# -ge 1 ] && scale+=("-Dbench.seconds=$1")
 [ $# -ge 2 ] && scale+=("-Dbench.warmup=$2")
-mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt -pl benchmarks -am
+# BENCH_PREBUILT=1 (what .ci/run sets after mvn verify): use what is built instead of building it again
+if [ -z "${BENCH_PREBUILT:-}" ] || [ ! -f benchmarks/target/bench-classpath.txt ]; then
+  mvn -q -B -DskipTests package -pl benchmarks -am
+fi
 ./bin/proxmox --version >/dev/null # records the class-data archive now, not during the first measured start
 cp="benchmarks/target/classes:$(cat benchmarks/target/bench-classpath.txt)"
 exec java -Xmx4g "${scale[@]}" -cp "$cp" "dev.bigfleet.proxmox.benchmarks.$main"

@@ -12,6 +12,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 props=()
 if [ "${1:-}" = "--short" ]; then props+=(-Dbench.short=true); shift; fi
 [ $# -ge 1 ] && props+=("-Dbench.rounds=$1")
-mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt -pl benchmarks -am
+# BENCH_PREBUILT=1 (what .ci/run sets after mvn verify): use what is built instead of building it again
+if [ -z "${BENCH_PREBUILT:-}" ] || [ ! -f benchmarks/target/bench-classpath.txt ]; then
+  mvn -q -B -DskipTests package -pl benchmarks -am
+fi
 cp="benchmarks/target/classes:$(cat benchmarks/target/bench-classpath.txt)"
 exec java -Xmx2g "${props[@]}" -cp "$cp" dev.bigfleet.proxmox.benchmarks.VmBenchmark
