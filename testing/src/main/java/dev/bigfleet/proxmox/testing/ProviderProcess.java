@@ -78,10 +78,10 @@ public final class ProviderProcess implements AutoCloseable {
                 command.add(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString());
                 // quick start matters more than peak speed for a provider a test kills and restarts
-                command.add("-XX:TieredStopAtLevel=1");
-                command.add("-XX:+UseSerialGC");
+                command.addAll(ChildJvmClassData.QUICK_START);
+                command.addAll(ChildJvmClassData.options());
                 command.add("-cp");
-                command.add(System.getProperty("java.class.path"));
+                command.add(ChildJvmClassData.classPath());
                 command.add(ProviderMain.class.getName());
             }
             case LAUNCHER -> command.add(binProxmox().toString());

@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.server.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bigfleet.proxmox.testing.ChildJvmClassData;
 import dev.bigfleet.proxmox.testing.TestingPostgres;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,8 +31,9 @@ class PostgresDurabilityTest {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-D" + DurableProvider.STATE_PROPERTY + "=" + postgres.stateUrl(db));
         command.add("-D" + DurableProvider.PASSWORD_PROPERTY + "=" + postgres.passwordFile());
+        command.addAll(ChildJvmClassData.options());
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(ChildJvmClassData.classPath());
         command.add(DurableConformanceRunner.class.getName());
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)

@@ -6,6 +6,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
 import dev.bigfleet.proxmox.conformance.support.ProviderClient;
 import dev.bigfleet.proxmox.conformance.target.Profile;
 import dev.bigfleet.proxmox.server.conformance.SuiteTally;
+import dev.bigfleet.proxmox.testing.ChildJvmClassData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,8 +52,9 @@ public final class CoreConformanceRunner {
     public static int runInOwnJvm(String target, Path report) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ChildJvmClassData.options());
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(ChildJvmClassData.classPath());
         command.add(CoreConformanceRunner.class.getName());
         command.add(target);
         command.add(

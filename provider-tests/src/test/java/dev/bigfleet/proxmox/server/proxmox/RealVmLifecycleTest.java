@@ -168,7 +168,7 @@ class RealVmLifecycleTest {
         guest.sh("setsid perl " + WATCHER + " " + dirName + " " + entry + " " + log
                 + " </dev/null >/dev/null 2>&1 & echo $! > " + pidFile);
         // perl starting in a software-emulated guest on a busy machine can take a minute
-        await().atMost(Duration.ofSeconds(120))
+        await().atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> guest.readText(log).orElse("").startsWith("watching\n"));
     }
@@ -208,7 +208,7 @@ class RealVmLifecycleTest {
         String log = "/root/watcher-control.log";
         startWatcher(guest, control, log, "/root/watcher-control.pid");
         guest.write(control, "not a secret".getBytes(StandardCharsets.UTF_8));
-        await().atMost(Duration.ofSeconds(120))
+        await().atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> assertThat(notOnly0600(events(guest, log)))
                         .as("what the watcher saw of a file the agent made: %s", events(guest, log))
