@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * it cannot be recorded, children start without it, as before.
  */
 public final class ChildJvmClassData {
-    /** The options every such child is started with, besides the archive's. */
+    /** The options every such child is started with, besides the archive's: it lives minutes, so C1 and the serial collector cost the least CPU. */
     public static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
     private static final long TRAINING_MINUTES = 3;

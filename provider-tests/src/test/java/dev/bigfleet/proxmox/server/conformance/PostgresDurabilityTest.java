@@ -31,6 +31,7 @@ class PostgresDurabilityTest {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-D" + DurableProvider.STATE_PROPERTY + "=" + postgres.stateUrl(db));
         command.add("-D" + DurableProvider.PASSWORD_PROPERTY + "=" + postgres.passwordFile());
+        command.addAll(ChildJvmClassData.QUICK_START);
         command.addAll(ChildJvmClassData.options());
         command.add("-cp");
         command.add(ChildJvmClassData.classPath());

@@ -52,6 +52,7 @@ public final class CoreConformanceRunner {
     public static int runInOwnJvm(String target, Path report) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ChildJvmClassData.QUICK_START);
         command.addAll(ChildJvmClassData.options());
         command.add("-cp");
         command.add(ChildJvmClassData.classPath());

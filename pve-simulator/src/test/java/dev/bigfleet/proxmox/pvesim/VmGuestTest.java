@@ -6,15 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The real-VM lane: a started VM is a QEMU virtual machine (software emulation) booting the guest
  * image, reached through the agent API as qemu-server reaches it; a linked clone is a qcow2 overlay
- * of its template's disk. Booting takes tens of seconds of real time, so it runs with {@code
- * verify} (failsafe), not with the unit tests.
+ * of its template's disk. Booting takes tens of seconds of real time, mostly spent in QEMU, so it
+ * runs in a test JVM of its own beside the module's other tests, and {@code -Pquick} leaves it out
+ * (tag {@code vm}).
  */
-class VmGuestIT {
+@Tag("vm")
+class VmGuestTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
 
     static PveSimulator sim;
