@@ -137,13 +137,7 @@ final class LivePreflight implements AutoCloseable {
                 live.add(PreflightStep.pass("agent", "the guest agent answered").took(lap(since)));
                 return node;
             });
-            OwnedVm owned = parts.guard()
-                    .require(
-                            "preflight",
-                            made.stream()
-                                    .filter(t -> t.machineId().equals(machineId))
-                                    .reduce((a, b) -> b)
-                                    .orElseThrow());
+            OwnedVm owned = ownedVmOf(machineId);
             current[0] = "bootstrap";
             List<String> hook = dryRun(settings.bootstrapExec());
             new BootstrapDelivery(api, parts.exec(), settings.bootstrapPath(), hook)
@@ -212,13 +206,7 @@ final class LivePreflight implements AutoCloseable {
                         .took(lap(since)));
                 return node;
             });
-            OwnedVm vm = parts.guard()
-                    .require(
-                            "preflight",
-                            made.stream()
-                                    .filter(t -> t.machineId().equals(machineId))
-                                    .reduce((a, b) -> b)
-                                    .orElseThrow());
+            OwnedVm vm = ownedVmOf(machineId);
             owned = Optional.of(vm);
             current[0] = "seed";
             String hostname = SeedDelivery.nodeName(p.type().name(), machineId);
@@ -446,6 +434,17 @@ final class LivePreflight implements AutoCloseable {
         List<String> out = new ArrayList<>(DRY_RUN);
         out.addAll(argv);
         return out;
+    }
+
+    /** The preflight VM made for {@code machineId}, checked to be still ours. */
+    private OwnedVm ownedVmOf(String machineId) throws BackendException {
+        return parts.guard()
+                .require(
+                        "preflight",
+                        made.stream()
+                                .filter(t -> t.machineId().equals(machineId))
+                                .reduce((a, b) -> b)
+                                .orElseThrow());
     }
 
     private static Duration lap(long[] since) {
