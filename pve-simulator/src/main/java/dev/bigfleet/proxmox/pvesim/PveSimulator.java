@@ -151,6 +151,16 @@ public final class PveSimulator implements AutoCloseable {
     }
 
     /**
+     * What the running guest of a VM has written to its serial console so far (a real VM's kernel and
+     * systemd), for a test to show when the guest does not come up; empty when it runs none.
+     */
+    public String serialConsole(int vmid) {
+        Guests.Boot b = cluster.guests.boot(vmid);
+        GuestMachine m = b == null ? null : b.sandbox();
+        return m == null ? "" : m.console();
+    }
+
+    /**
      * The guest of a VM, reached through its own agent rather than the API (for looking inside it
      * and arranging what its programs find), or through its root for {@link GuestConsole#readFile}.
      * Its agent calls wait for the VM's agent to listen.

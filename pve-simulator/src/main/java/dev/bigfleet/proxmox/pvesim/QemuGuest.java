@@ -116,10 +116,16 @@ final class QemuGuest implements GuestMachine {
         process.onExit().thenRun(action);
     }
 
+    /** The guest's serial console, then what QEMU itself printed, if anything. */
     @Override
     public String console() {
+        String qemu = read(console.resolveSibling("qemu.log"));
+        return read(console) + (qemu.isBlank() ? "" : "\n[qemu] " + qemu.strip());
+    }
+
+    private static String read(Path file) {
         try {
-            return Files.exists(console) ? Files.readString(console, StandardCharsets.UTF_8) : "";
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             return "";
         }

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,7 +85,11 @@ class RealVmLifecycleTest {
             List<String> ids = threeOnTwoNodes(client.list());
 
             ids.forEach(client::create);
-            client.awaitAll(ids, MachineState.MACHINE_STATE_IDLE, BOOT);
+            try {
+                client.awaitAll(ids, MachineState.MACHINE_STATE_IDLE, BOOT);
+            } catch (AssertionError | ConditionTimeoutException e) {
+                throw new AssertionError("not all guests came up; their serial consoles:\n" + consoles(cluster), e);
+            }
             Map<String, Integer> vmids = new LinkedHashMap<>();
             for (String id : ids) {
                 vmids.put(id, vmid(client.get(id)));
@@ -138,6 +143,22 @@ class RealVmLifecycleTest {
             }
             assertThat(cluster.clones()).isEmpty();
         }
+    }
+
+    /** Each VM's serial console, so a guest that never came up shows where its boot stopped. */
+    private static String consoles(TestingProxmoxCluster cluster) {
+        StringBuilder out = new StringBuilder();
+        for (VmView vm : cluster.simulator().vms()) {
+            out.append("--- VM ")
+                    .append(vm.node())
+                    .append('/')
+                    .append(vm.vmid())
+                    .append(vm.running() ? " (running)" : " (stopped)")
+                    .append(" ---\n")
+                    .append(cluster.simulator().serialConsole(vm.vmid()))
+                    .append('\n');
+        }
+        return out.toString();
     }
 
     /** Two machines of one node's offerings and one of the other's. */
