@@ -206,7 +206,7 @@ final class Preflight {
     }
 
     private String privileges(Placement p, int major) {
-        Map<String, Set<String>> need =
+        Map<String, Set<PrivilegeNeed>> need =
                 PrivilegeCheck.required(new PlacementPlan(List.of(p)), settings.pool(), List.of(p.node()), major >= 9);
         List<String> missing;
         try {

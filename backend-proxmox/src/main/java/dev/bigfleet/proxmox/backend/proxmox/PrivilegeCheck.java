@@ -16,6 +16,13 @@ import org.slf4j.LoggerFactory;
  * Startup: the token holds every privilege the placements need, read from {@code GET
  * /access/permissions} path by path. A missing one stops startup naming the privilege and the
  * path, instead of failing the first Create that needs it with a 403.
+ *
+ * <p>The guest agent's calls are checked as the running version checks them: before PVE 9 every
+ * one needs {@code VM.Monitor}; on PVE 9 {@code ping} needs {@code VM.GuestAgent.Audit}, {@code
+ * file-write} {@code VM.GuestAgent.FileWrite}, and {@code exec} with {@code exec-status} {@code
+ * VM.GuestAgent.Unrestricted}, which also stands in for the other two (so a token holding only it
+ * passes). A nocloud type's guest is never asked anything through its agent, so it needs none of
+ * them.
  */
 final class PrivilegeCheck {
     private static final Logger log = LoggerFactory.getLogger(PrivilegeCheck.class);
@@ -26,20 +33,37 @@ final class PrivilegeCheck {
         this.api = api;
     }
 
-    /** Path to the privileges needed there, in the order they are checked. */
-    static Map<String, Set<String>> required(
+    /** What the agent bootstrap's calls (ping, file-write, exec and exec-status) need, by version. */
+    static List<PrivilegeNeed> agentCalls(boolean guestAgentPrivileges) {
+        if (!guestAgentPrivileges) {
+            return List.of(PrivilegeNeed.of("VM.Monitor"));
+        }
+        String unrestricted = "VM.GuestAgent.Unrestricted";
+        return List.of(
+                PrivilegeNeed.anyOf("VM.GuestAgent.Audit", unrestricted),
+                PrivilegeNeed.anyOf("VM.GuestAgent.FileWrite", unrestricted),
+                PrivilegeNeed.of(unrestricted));
+    }
+
+    /** Path to what is needed there, in the order it is checked. */
+    static Map<String, Set<PrivilegeNeed>> required(
             PlacementPlan plan, Optional<String> pool, List<String> nodes, boolean guestAgentPrivileges) {
-        Map<String, Set<String>> need = new LinkedHashMap<>();
+        Map<String, Set<PrivilegeNeed>> need = new LinkedHashMap<>();
         String vms = pool.map(p -> "/pool/" + p).orElse("/vms");
-        List<String> onClones = new ArrayList<>(List.of(
-                "VM.Allocate", "VM.Audit", "VM.Config.CPU", "VM.Config.Memory", "VM.Config.Options", "VM.PowerMgmt"));
-        onClones.addAll(
-                guestAgentPrivileges
-                        ? List.of("VM.GuestAgent.Audit", "VM.GuestAgent.FileWrite", "VM.GuestAgent.Unrestricted")
-                        : List.of("VM.Monitor"));
         for (Placement p : plan.all()) {
             add(need, "/vms/" + p.template().vmid(), "VM.Audit", "VM.Clone");
-            add(need, vms, onClones.toArray(new String[0]));
+            add(
+                    need,
+                    vms,
+                    "VM.Allocate",
+                    "VM.Audit",
+                    "VM.Config.CPU",
+                    "VM.Config.Memory",
+                    "VM.Config.Options",
+                    "VM.PowerMgmt");
+            if (!p.bootstrap().nocloud()) {
+                need.computeIfAbsent(vms, k -> new LinkedHashSet<>()).addAll(agentCalls(guestAgentPrivileges));
+            }
             if (p.shape().diskGib().isPresent()) {
                 add(need, vms, "VM.Config.Disk");
             }
@@ -84,8 +108,8 @@ final class PrivilegeCheck {
         return need;
     }
 
-    void check(Map<String, Set<String>> need) {
-        for (Map.Entry<String, Set<String>> e : need.entrySet()) {
+    void check(Map<String, Set<PrivilegeNeed>> need) {
+        for (Map.Entry<String, Set<PrivilegeNeed>> e : need.entrySet()) {
             Set<String> have;
             try {
                 have = api.privileges(e.getKey());
@@ -96,8 +120,8 @@ final class PrivilegeCheck {
                 }
                 throw StartupCheck.failure("--proxmox-token-id: read the token's privileges: ", x);
             }
-            for (String privilege : e.getValue()) {
-                if (!have.contains(privilege)) {
+            for (PrivilegeNeed privilege : e.getValue()) {
+                if (!privilege.heldIn(have)) {
                     throw new IllegalArgumentException("--proxmox-token-id: the API token lacks " + privilege + " on "
                             + e.getKey() + " (grant it to the token and its user; see Token privileges in"
                             + " docs/proxmox/storage.md)");
@@ -113,12 +137,12 @@ final class PrivilegeCheck {
      * @throws PveApiException when the token's privileges cannot be read (a 501 or 404: this Proxmox
      *     VE cannot list them)
      */
-    List<String> missing(Map<String, Set<String>> need) {
+    List<String> missing(Map<String, Set<PrivilegeNeed>> need) {
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, Set<String>> e : need.entrySet()) {
+        for (Map.Entry<String, Set<PrivilegeNeed>> e : need.entrySet()) {
             Set<String> have = api.privileges(e.getKey());
-            for (String privilege : e.getValue()) {
-                if (!have.contains(privilege)) {
+            for (PrivilegeNeed privilege : e.getValue()) {
+                if (!privilege.heldIn(have)) {
                     out.add(privilege + " on " + e.getKey());
                 }
             }
@@ -130,7 +154,10 @@ final class PrivilegeCheck {
         return "/sdn/zones/localnetwork/" + bridge + tag.map(t -> "/" + t).orElse("");
     }
 
-    private static void add(Map<String, Set<String>> need, String path, String... privileges) {
-        need.computeIfAbsent(path, k -> new LinkedHashSet<>()).addAll(List.of(privileges));
+    private static void add(Map<String, Set<PrivilegeNeed>> need, String path, String... privileges) {
+        Set<PrivilegeNeed> onPath = need.computeIfAbsent(path, k -> new LinkedHashSet<>());
+        for (String privilege : privileges) {
+            onPath.add(PrivilegeNeed.of(privilege));
+        }
     }
 }

@@ -12,6 +12,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.pvesim.GuestConsole;
 import dev.bigfleet.proxmox.pvesim.RecordedRequest;
 import dev.bigfleet.proxmox.pvesim.StorageView;
+import dev.bigfleet.proxmox.pvesim.TokenPrivileges;
 import dev.bigfleet.proxmox.pvesim.VmView;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.BootstrapSpec;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * refuses {@code guest-exec}: Create leaves the clone stopped; Configure uploads the seed, attaches
  * it, boots the VM, and the guest's real cloud-init runs the blob as its user-data; the node is
  * waited for through a Kubernetes API (fabric8's mock server), and the seed is gone from storage
- * when the Configure returns, whether it succeeded or not. No guest command is ever sent.
+ * when the Configure returns, whether it succeeded or not. No guest command is ever sent, and the
+ * token holds no {@code VM.GuestAgent.*} privilege.
  */
 class NocloudAgainstSimulatorTest {
     private static final String TOKEN = "workload-token";
@@ -66,7 +68,19 @@ class NocloudAgainstSimulatorTest {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = TestingProxmoxCluster.builder().pool(POOL).execBlocked().start();
+        // a nocloud type never asks its guest anything through the agent: its token needs no agent privilege
+        cluster = TestingProxmoxCluster.builder()
+                .pool(POOL)
+                .execBlocked()
+                .customize(b -> b.tokenPrivileges(TokenPrivileges.administrator()
+                        .revoke(
+                                "/",
+                                "VM.GuestAgent.Audit",
+                                "VM.GuestAgent.FileRead",
+                                "VM.GuestAgent.FileWrite",
+                                "VM.GuestAgent.FileSystemMgmt",
+                                "VM.GuestAgent.Unrestricted")))
+                .start();
         workload = new TestingKubernetesCluster();
         Path kubeconfig = workload.kubeconfig(dir.resolve("prod-1.kubeconfig"), TOKEN);
         InstanceType talos =

@@ -89,6 +89,35 @@ class PoolScopedTokenTest {
     }
 
     @Test
+    void onPve9UnrestrictedAloneCoversEveryGuestAgentCallOfTheLifecycle() throws Exception {
+        try (ProxmoxBackend backend =
+                start(p -> p.revoke("/pool/" + POOL, "VM.GuestAgent.Audit", "VM.GuestAgent.FileWrite"))) {
+            InstanceType small = CATALOG.find("pve.small").orElseThrow();
+            String id = "proxmox/OnDemand/pve.small/pve1/000";
+            CreatedVm vm = backend.cloneAndStart(new CloneSpec(id, small, "pve1", Map.of()), forMachine(id));
+            VmTarget target = new VmTarget(id, vm.node(), vm.vmid());
+            TestOperationContext configure = forMachine(id);
+            backend.ensureRunning(target, configure);
+            // the ping (Audit or Unrestricted), the file-write (FileWrite or Unrestricted), the exec
+            backend.applyBootstrap(new BootstrapSpec(target, "cluster-1", Leaks.BLOB), configure);
+            assertThat(cluster.simulator().vm((int) vm.vmid()).orElseThrow().execs())
+                    .as("the bootstrap hook ran")
+                    .isNotEmpty();
+            backend.destroy(target, forMachine(id));
+        }
+    }
+
+    @Test
+    void onPve9AGuestAgentCallWithoutAnyPrivilegeThatServesItStopsStartupNamingTheAlternatives() {
+        assertThat(refusal(p -> p.revoke("/pool/" + POOL, "VM.GuestAgent.Unrestricted")))
+                .as("exec takes Unrestricted and nothing else")
+                .startsWith("--proxmox-token-id: the API token lacks VM.GuestAgent.Unrestricted on /pool/bigfleet");
+        assertThat(refusal(p -> p.revoke("/pool/" + POOL, "VM.GuestAgent.FileWrite", "VM.GuestAgent.Unrestricted")))
+                .startsWith("--proxmox-token-id: the API token lacks one of VM.GuestAgent.FileWrite,"
+                        + " VM.GuestAgent.Unrestricted on /pool/bigfleet");
+    }
+
+    @Test
     void aCloneWhoseAnswerIsLostIsWaitedForWhileTheTokenCannotSeeIt() throws Exception {
         try (ProxmoxBackend backend = start(p -> p)) {
             cluster.simulator().faults().dropResponses("POST", "/nodes/pve3/qemu/9003/clone", 1);
