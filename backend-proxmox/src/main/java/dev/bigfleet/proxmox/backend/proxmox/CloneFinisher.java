@@ -126,12 +126,15 @@ final class CloneFinisher {
                 true,
                 p.flatMap(x -> x.shape().net0(x.template())),
                 p.flatMap(x -> x.shape().cpuType()),
-                p.map(x -> devices(x.shape())).orElse(Map.of()));
+                p.map(x -> devices(x.shape(), x.template())).orElse(Map.of()));
     }
 
-    /** {@code hostpci0..N} for the type's PCI devices, and {@code machine: q35} when one is PCIe. */
-    static Map<String, String> devices(VmShape shape) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+    /**
+     * The type's NICs after the first ({@code net1..N}), {@code hostpci0..N} for its PCI devices, and
+     * {@code machine: q35} when one is PCIe.
+     */
+    static Map<String, String> devices(VmShape shape, Template template) {
+        Map<String, String> out = new java.util.LinkedHashMap<>(shape.moreNics(template));
         for (int i = 0; i < shape.pci().size(); i++) {
             out.put("hostpci" + i, shape.pci().get(i).render());
         }

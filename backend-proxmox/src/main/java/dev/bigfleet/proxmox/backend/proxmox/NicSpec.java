@@ -11,7 +11,8 @@ import java.util.Optional;
  * the MAC, so Proxmox gives it a fresh one.
  */
 record NicSpec(String model, Map<String, String> options) {
-    private static final List<String> MODELS = List.of(
+    /** qemu-server's NIC models. */
+    static final List<String> MODELS = List.of(
             "e1000",
             "e1000-82540em",
             "e1000-82544gc",

@@ -162,13 +162,25 @@ final class PlacementCheck {
             }
         }
         Set<String> onNode = bridges.computeIfAbsent(p.node(), n -> call(() -> api.nodeBridges(n)));
-        if (s.bridge().isPresent() && !onNode.contains(s.bridge().get())) {
-            throw new IllegalArgumentException(entry + "bridge: node " + p.node() + " has no bridge "
-                    + s.bridge().get() + " (it has " + String.join(", ", onNode) + "), or the token lacks SDN.Use on"
-                    + " /sdn/zones/localnetwork/" + s.bridge().get());
+        for (int i = 0; i < s.networks().size(); i++) {
+            NetworkSpec nic = s.networks().get(i);
+            String key = p.type().settings().containsKey("networks") ? "networks[" + i + "]" : "bridge";
+            if (!onNode.contains(nic.bridge())) {
+                throw new IllegalArgumentException(entry + key + ": node " + p.node() + " has no bridge "
+                        + nic.bridge() + " (it has " + String.join(", ", onNode) + "), or the token lacks SDN.Use"
+                        + " on /sdn/zones/localnetwork/" + nic.bridge());
+            }
+            Optional<NicSpec> fromTemplate = Optional.ofNullable(t.nics().get("net" + i));
+            String model = nic.modelOver(fromTemplate);
+            if (!model.equals("virtio") && nic.virtioOnlyKeys().isPresent()) {
+                throw new IllegalArgumentException(
+                        entry + key + ": " + nic.virtioOnlyKeys().get()
+                                + " is for virtio NICs only, and template " + t.vmid() + "'s net" + i + " is " + model
+                                + " (set \"model\": \"virtio\")");
+            }
         }
         for (Map.Entry<String, NicSpec> nic : t.nics().entrySet()) {
-            if (nic.getKey().equals("net0") && s.bridge().isPresent()) {
+            if (Integer.parseInt(nic.getKey().substring(3)) < s.networks().size()) {
                 continue;
             }
             Optional<String> b = nic.getValue().bridge();

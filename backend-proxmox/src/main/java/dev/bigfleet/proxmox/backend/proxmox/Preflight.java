@@ -117,7 +117,14 @@ final class Preflight {
                         "bridge",
                         () -> {
                             check.shape(p);
-                            return p.shape().bridge().orElse("the template's") + " bridge on " + p.node()
+                            return (p.shape().networks().isEmpty()
+                                            ? "the template's bridge"
+                                            : p.shape().networks().stream()
+                                                            .map(NetworkSpec::bridge)
+                                                            .distinct()
+                                                            .collect(java.util.stream.Collectors.joining(", "))
+                                                    + " bridge")
+                                    + " on " + p.node()
                                     + p.shape()
                                             .cpuType()
                                             .map(c -> ", CPU model " + c)

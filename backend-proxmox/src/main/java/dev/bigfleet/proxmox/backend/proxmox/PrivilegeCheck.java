@@ -67,9 +67,11 @@ final class PrivilegeCheck {
             if (p.shape().diskGib().isPresent()) {
                 add(need, vms, "VM.Config.Disk");
             }
-            if (p.shape().bridge().isPresent()) {
+            if (!p.shape().networks().isEmpty()) {
                 add(need, vms, "VM.Config.Network");
-                add(need, sdn(p.shape().bridge().get(), p.shape().vlan().map(String::valueOf)), "SDN.Use");
+                for (NetworkSpec nic : p.shape().networks()) {
+                    add(need, nic.sdnPath(), "SDN.Use");
+                }
             }
             if (!p.shape().pci().isEmpty()) {
                 // hostpciN and machine are hardware options; a mapped device also needs Mapping.Use on it

@@ -57,13 +57,67 @@ final class TypeSettingSchemas {
         disk.put("type", "integer").put("minimum", 1).put("maximum", 128L * 1024);
         schemas.put("disk_gib", disk);
 
-        ObjectNode bridge = described("Bridge", "The bridge of the clone's first NIC, e.g. \"vmbr0\".");
+        ObjectNode bridge = described(
+                "Bridge", "The bridge of the clone's first NIC, e.g. \"vmbr0\" (or networks, for every NIC).");
         bridge.put("type", "string").put("pattern", "^[-_.A-Za-z0-9]+$");
         schemas.put("bridge", bridge);
 
         ObjectNode vlan = described("VLAN tag", "The VLAN tag of the clone's first NIC; needs bridge.");
         vlan.put("type", "integer").put("minimum", 1).put("maximum", 4094);
         schemas.put("vlan", vlan);
+
+        ObjectNode networks = described(
+                "NICs",
+                "The clone's NICs in order, the first is net0 (1 to 32): each on a bridge or SDN VNet, the rest of"
+                        + " each as the template's NIC of that index (a plain virtio NIC past the template's), with a"
+                        + " fresh MAC. The template's NICs past the list stay. Not with bridge and vlan.");
+        networks.put("type", "array").put("minItems", 1).put("maxItems", NetworkSpec.MAX);
+        ObjectNode nic = networks.putObject("items")
+                .put("title", "NIC")
+                .put("description", "One NIC of the clone.")
+                .put("type", "object")
+                .put("additionalProperties", false);
+        nic.putArray("required").add("bridge");
+        ObjectNode nicKeys = nic.putObject("properties");
+        nicKeys.putObject("bridge")
+                .put("title", "Bridge")
+                .put("description", "The bridge or SDN VNet the NIC is on, e.g. \"vmbr0\".")
+                .put("type", "string")
+                .put("pattern", "^[-_.A-Za-z0-9]+$");
+        nicKeys.putObject("vlan")
+                .put("title", "VLAN tag")
+                .put("description", "The NIC's VLAN tag; untagged without it.")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", 4094);
+        ObjectNode mtu = nicKeys.putObject("mtu")
+                .put("title", "MTU")
+                .put(
+                        "description",
+                        "The NIC's MTU, " + NetworkSpec.MIN_MTU
+                                + " to 65520, or 1 for the bridge's (virtio NICs only).");
+        mtu.putArray("oneOf")
+                .add(JSON.createObjectNode().put("const", 1))
+                .add(JSON.createObjectNode()
+                        .put("type", "integer")
+                        .put("minimum", NetworkSpec.MIN_MTU)
+                        .put("maximum", 65520));
+        nicKeys.putObject("queues")
+                .put("title", "Queues")
+                .put("description", "The NIC's multiqueue count (virtio NICs only).")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", 64);
+        nicKeys.putObject("firewall")
+                .put("title", "Firewall")
+                .put("description", "Whether Proxmox's firewall filters the NIC; the template's setting without it.")
+                .put("type", "boolean");
+        ObjectNode model = nicKeys.putObject("model")
+                .put("title", "Model")
+                .put("description", "The NIC model; the template's NIC's without it, virtio past its NICs.")
+                .put("type", "string");
+        NicSpec.MODELS.forEach(model.putArray("enum")::add);
+        schemas.put("networks", networks);
 
         ObjectNode cpu = described("CPU model", "The clone's CPU model, e.g. \"host\" or \"x86-64-v2-AES\".");
         cpu.put("type", "string").put("pattern", "^[-_.+A-Za-z0-9]+$");

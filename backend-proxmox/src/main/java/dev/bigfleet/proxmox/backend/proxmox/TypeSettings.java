@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * What an {@code --instance-types} entry says to this backend beyond its size: how its template is
  * chosen ({@code templates}, {@code template_tags} or its own {@code template_vmid}), its
- * {@code clone_mode}, and the VM's shape ({@code disk_gib}, {@code bridge}, {@code vlan}, {@code
- * cpu_type}). A bad value is an {@link IllegalArgumentException} naming the entry and the key.
+ * {@code clone_mode}, and the VM's shape ({@code disk_gib}, its NICs as {@code networks} or the
+ * first one's {@code bridge} and {@code vlan}, {@code cpu_type}). A bad value is an {@link
+ * IllegalArgumentException} naming the entry and the key.
  */
 record TypeSettings(
         Optional<Map<String, Long>> templates,
@@ -25,13 +25,13 @@ record TypeSettings(
         boolean ownTemplateVmid,
         Optional<CloneMode> cloneMode,
         OptionalLong diskGib,
-        Optional<String> bridge,
-        OptionalInt vlan,
+        List<NetworkSpec> networks,
         Optional<String> cpuType,
         List<PciDevice> pci,
         GuestBootstrap bootstrap) {
 
     TypeSettings {
+        networks = List.copyOf(networks);
         pci = List.copyOf(pci);
     }
 
@@ -44,6 +44,7 @@ record TypeSettings(
             "disk_gib",
             "bridge",
             "vlan",
+            "networks",
             "cpu_type",
             "pci",
             "bootstrap",
@@ -51,6 +52,9 @@ record TypeSettings(
 
     /** A Proxmox storage id (pve-storage's {@code pve-storage-id} format). */
     static final String STORAGE_ID = "[a-z][a-z0-9_.-]*[a-z0-9]";
+
+    /** A bridge (or SDN VNet) name. */
+    static final String BRIDGE = "[-_.\\w]+";
 
     /** A Proxmox tag, compared lower-cased. */
     static final String TAG = "[a-z0-9_][a-z0-9_+.-]*";
@@ -65,8 +69,7 @@ record TypeSettings(
                 false,
                 Optional.empty(),
                 OptionalLong.empty(),
-                Optional.empty(),
-                OptionalInt.empty(),
+                List.of(),
                 Optional.empty(),
                 List.of(),
                 GuestBootstrap.AGENT);
@@ -87,6 +90,11 @@ record TypeSettings(
         if (vlan.isPresent() && bridge.isEmpty()) {
             throw new IllegalArgumentException(where + ": vlan needs bridge (the bridge the tagged NIC is on)");
         }
+        Optional<List<NetworkSpec>> networks = value(s, "networks", where).map(v -> NetworkSpec.parseList(v, where));
+        if (networks.isPresent() && bridge.isPresent()) {
+            throw new IllegalArgumentException(where + ": networks and bridge both set the first NIC; give networks"
+                    + " only (its first entry is net0)");
+        }
         return new TypeSettings(
                 value(s, "templates", where).map(v -> templates(v, where)),
                 value(s, "template_tags", where).map(v -> tags(v, where)),
@@ -95,8 +103,8 @@ record TypeSettings(
                 value(s, "disk_gib", where)
                         .map(v -> OptionalLong.of(wholeNumber(v, where + ": disk_gib", 1, MAX_DISK_GIB)))
                         .orElse(OptionalLong.empty()),
-                bridge,
-                vlan.map(OptionalInt::of).orElse(OptionalInt.empty()),
+                networks.orElse(
+                        bridge.map(b -> List.of(NetworkSpec.onBridge(b, vlan))).orElse(List.of())),
                 value(s, "cpu_type", where).map(v -> cpuType(v, where)),
                 value(s, "pci", where).map(v -> pci(v, where)).orElse(List.of()),
                 bootstrap(s, where));
@@ -203,7 +211,7 @@ record TypeSettings(
 
     private static String bridge(JsonNode v, String where) {
         String b = v.isTextual() ? v.asText() : "";
-        if (!b.matches("[-_.\\w]+")) {
+        if (!b.matches(BRIDGE)) {
             throw new IllegalArgumentException(where + ": bridge " + v + " is not a bridge name (e.g. \"vmbr0\")");
         }
         return b;

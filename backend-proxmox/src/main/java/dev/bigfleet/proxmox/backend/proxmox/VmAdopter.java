@@ -105,7 +105,10 @@ final class VmAdopter {
                 || !config.tags().contains(markers.providerTag())
                 || !config.tags().contains(markers.machineTag(spec.machineId()))
                 || !wanted.cpu().equals(wanted.cpu().flatMap(c -> config.entry("cpu")))
-                || !sameNic(wanted.net0(), config.entry("net0"))) {
+                || !sameNic(wanted.net0(), config.entry("net0"))
+                || !wanted.devices().entrySet().stream()
+                        .filter(e -> e.getKey().matches("net\\d+"))
+                        .allMatch(e -> sameNic(Optional.of(e.getValue()), config.entry(e.getKey())))) {
             finisher.write(node, vmid, wanted);
         }
         finisher.grow(node, vmid, p, Optional.of(config), context);
@@ -121,15 +124,11 @@ final class VmAdopter {
         return Optional.of(new CreatedVm(node, vmid));
     }
 
-    /** Whether the clone's NIC is already on the wanted bridge and VLAN (its MAC and model do not matter). */
+    /** Whether the clone's NIC is already as wanted: model, bridge, VLAN and options (its MAC does not matter). */
     private static boolean sameNic(Optional<String> wanted, Optional<String> actual) {
         if (wanted.isEmpty()) {
             return true;
         }
-        Optional<NicSpec> w = NicSpec.parse(wanted.get());
-        Optional<NicSpec> a = actual.flatMap(NicSpec::parse);
-        return a.isPresent()
-                && w.get().bridge().equals(a.get().bridge())
-                && w.get().tag().equals(a.get().tag());
+        return NicSpec.parse(wanted.get()).equals(actual.flatMap(NicSpec::parse));
     }
 }

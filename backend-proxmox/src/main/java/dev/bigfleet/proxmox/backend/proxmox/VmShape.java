@@ -1,24 +1,21 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * What an instance type changes on a clone beyond cores and memory: the boot disk's size (grown,
- * never shrunk), the first NIC's bridge and VLAN, the CPU model, and the PCI devices passed through
- * by mapping.
+ * never shrunk), the NICs ({@code net0} on, from the type's {@code networks} or its first NIC's
+ * {@code bridge} and {@code vlan}), the CPU model, and the PCI devices passed through by mapping.
  */
-record VmShape(
-        OptionalLong diskGib,
-        Optional<String> bridge,
-        Optional<Integer> vlan,
-        Optional<String> cpuType,
-        List<PciDevice> pci) {
-    static final VmShape TEMPLATE =
-            new VmShape(OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+record VmShape(OptionalLong diskGib, List<NetworkSpec> networks, Optional<String> cpuType, List<PciDevice> pci) {
+    static final VmShape TEMPLATE = new VmShape(OptionalLong.empty(), List.of(), Optional.empty(), List.of());
 
     VmShape {
+        networks = List.copyOf(networks);
         pci = List.copyOf(pci);
     }
 
@@ -30,22 +27,25 @@ record VmShape(
     }
 
     static VmShape of(TypeSettings s) {
-        return new VmShape(
-                s.diskGib(),
-                s.bridge(),
-                s.vlan().isPresent() ? Optional.of(s.vlan().getAsInt()) : Optional.empty(),
-                s.cpuType(),
-                s.pci());
+        return new VmShape(s.diskGib(), s.networks(), s.cpuType(), s.pci());
     }
 
-    /** The {@code net0} to write, when the type moves the first NIC. */
+    /** The {@code net0} to write, when the type sets the first NIC. */
     Optional<String> net0(Template template) {
-        if (bridge.isEmpty()) {
-            return Optional.empty();
+        return networks.isEmpty() ? Optional.empty() : Optional.of(nic(template, 0));
+    }
+
+    /** The NICs after the first the type sets: {@code net1} on, in order. */
+    Map<String, String> moreNics(Template template) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 1; i < networks.size(); i++) {
+            out.put("net" + i, nic(template, i));
         }
-        NicSpec nic =
-                template.nics().getOrDefault("net0", NicSpec.parse("virtio").orElseThrow());
-        return Optional.of(nic.render(bridge.get(), vlan));
+        return out;
+    }
+
+    private String nic(Template template, int index) {
+        return networks.get(index).render(Optional.ofNullable(template.nics().get("net" + index)));
     }
 
     /** The boot disk's size after the clone: the type's, or the template's when it asks for none. */

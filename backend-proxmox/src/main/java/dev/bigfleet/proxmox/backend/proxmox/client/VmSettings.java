@@ -7,8 +7,8 @@ import java.util.Optional;
  * What the provider writes into a clone's config with one synchronous PUT, before the first start:
  * size (the balloon target equal to the memory, so that PVE 9 reports the VM's memory correctly),
  * markers, the agent, and when the instance type says so the first NIC ({@code net0}) and
- * the CPU model, and the PCI devices passed through ({@code hostpciN}, and {@code machine: q35} when
- * one is PCIe).
+ * the CPU model, and in {@code devices} the further NICs (net1 on) and the PCI devices passed
+ * through ({@code hostpciN}, and {@code machine: q35} when one is PCIe).
  */
 public record VmSettings(
         int cores,
