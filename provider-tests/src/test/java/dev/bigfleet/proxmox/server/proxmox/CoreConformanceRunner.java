@@ -1,6 +1,7 @@
 package dev.bigfleet.proxmox.server.proxmox;
 
 import static org.junit.platform.engine.discovery.ClassNameFilter.excludeClassNamePatterns;
+import static org.junit.platform.engine.discovery.ClassNameFilter.includeClassNamePatterns;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 import dev.bigfleet.proxmox.conformance.support.ProviderClient;
@@ -21,7 +22,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * own conformance run starts. The durable profile is left out: it needs a provider the suite can
  * kill and restart itself.
  *
- * <pre>CoreConformanceRunner HOST:PORT JQWIK-DATABASE</pre>
+ * <pre>CoreConformanceRunner HOST:PORT JQWIK-DATABASE [CLASS-PATTERN]</pre>
+ *
+ * With a class pattern (a regular expression on the behaviour classes' simple names), only the
+ * classes it matches run.
  *
  * Prints one line per test and a last line {@code N passed, N failed, N skipped}; exits 0 iff
  * nothing failed.
@@ -30,14 +34,14 @@ public final class CoreConformanceRunner {
     private CoreConformanceRunner() {}
 
     public static void main(String[] args) {
-        if (args.length != 2) {
-            System.err.println("usage: CoreConformanceRunner HOST:PORT JQWIK-DATABASE");
+        if (args.length != 2 && args.length != 3) {
+            System.err.println("usage: CoreConformanceRunner HOST:PORT JQWIK-DATABASE [CLASS-PATTERN]");
             System.exit(2);
         }
         System.setProperty(Profile.CORE.property(), args[0]);
         int failed;
         try {
-            failed = run(Path.of(args[1]));
+            failed = run(Path.of(args[1]), args.length == 3 ? args[2] : ".*");
         } finally {
             ProviderClient.closeAll();
         }
@@ -50,6 +54,14 @@ public final class CoreConformanceRunner {
      * returns its exit code.
      */
     public static int runInOwnJvm(String target, Path report) throws Exception {
+        return runInOwnJvm(target, report, ".*");
+    }
+
+    /**
+     * As {@link #runInOwnJvm(String, Path)}, with only the behaviour classes whose simple names match
+     * {@code classes}.
+     */
+    public static int runInOwnJvm(String target, Path report, String classes) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ChildJvmClassData.QUICK_START);
@@ -60,6 +72,7 @@ public final class CoreConformanceRunner {
         command.add(target);
         command.add(
                 report.resolveSibling(report.getFileName() + ".jqwik-database").toString());
+        command.add(classes);
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(report.toFile())
@@ -71,10 +84,13 @@ public final class CoreConformanceRunner {
         return p.exitValue();
     }
 
-    private static int run(Path jqwikDatabase) {
+    private static int run(Path jqwikDatabase, String classes) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectPackage("dev.bigfleet.proxmox.conformance.behaviour"))
-                .filters(excludeClassNamePatterns(".*Durability.*"))
+                .filters(
+                        excludeClassNamePatterns(".*Durability.*"),
+                        includeClassNamePatterns(
+                                "dev\\.bigfleet\\.proxmox\\.conformance\\.behaviour\\.(" + classes + ")"))
                 .configurationParameter("jqwik.database", jqwikDatabase.toString())
                 .configurationParameter("jqwik.reporting.onlyfailures", "true")
                 .build();

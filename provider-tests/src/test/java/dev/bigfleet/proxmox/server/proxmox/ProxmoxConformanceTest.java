@@ -33,6 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * README: one template on shared storage, and three nodes on node-local LVM-thin with a template
  * each, chosen by tags or by a per-node map, cloned full or linked. The provider runs in this JVM
  * on ephemeral ports; the suite runs in a child JVM (see {@link CoreConformanceRunner}).
+ *
+ * <p>The whole suite runs on two layouts (shared storage; local storage with templates by tags,
+ * linked). The other three differ from those only in how a clone is made (the template chosen by a
+ * map, a full copy), which only the behaviours that make and remove VMs reach: they run the
+ * lifecycle and concurrency behaviours.
  */
 @Tag("conformance")
 class ProxmoxConformanceTest {
@@ -41,12 +46,18 @@ class ProxmoxConformanceTest {
 
     private static final List<String> THREE = List.of("pve1", "pve2", "pve3");
 
+    /** Every behaviour class of the core and cloud profiles. */
+    private static final String ALL = ".*";
+    /** The behaviours that make and remove VMs: every transition, and Creates racing each other. */
+    private static final String CLONES = "LifecycleTest|ConcurrencyTest";
+
     /** A layout: its nodes and storages, and the provider flags that pick templates and clone mode. */
     record Layout(
             String name,
             List<String> nodes,
             Supplier<TestingProxmoxCluster.Builder> cluster,
-            Function<Path, List<String>> flags) {
+            Function<Path, List<String>> flags,
+            String behaviours) {
         @Override
         public String toString() {
             return name;
@@ -59,27 +70,32 @@ class ProxmoxConformanceTest {
                         "shared storage, one template",
                         List.of("pve1", "pve2"),
                         ProxmoxConformanceTest::shared,
-                        dir -> List.of())),
+                        dir -> List.of(),
+                        ALL)),
                 Arguments.of(new Layout(
                         "local storage, templates by tags, full clones",
                         THREE,
                         ProxmoxConformanceTest::local,
-                        dir -> local(dir, List.of("--template-tags", "bigfleet-template")))),
+                        dir -> local(dir, List.of("--template-tags", "bigfleet-template")),
+                        CLONES)),
                 Arguments.of(new Layout(
                         "local storage, templates by tags, linked clones",
                         THREE,
                         ProxmoxConformanceTest::local,
-                        dir -> local(dir, List.of("--template-tags", "bigfleet-template", "--clone-mode", "linked")))),
+                        dir -> local(dir, List.of("--template-tags", "bigfleet-template", "--clone-mode", "linked")),
+                        ALL)),
                 Arguments.of(new Layout(
                         "local storage, templates by map, full clones",
                         THREE,
                         ProxmoxConformanceTest::local,
-                        dir -> local(dir, mapped(dir, "full")))),
+                        dir -> local(dir, mapped(dir, "full")),
+                        CLONES)),
                 Arguments.of(new Layout(
                         "local storage, templates by map, linked clones",
                         THREE,
                         ProxmoxConformanceTest::local,
-                        dir -> local(dir, mapped(dir, "linked")))));
+                        dir -> local(dir, mapped(dir, "linked")),
+                        CLONES)));
     }
 
     /** Two nodes and the default template 9000, on shared Ceph RBD storage. */
@@ -163,7 +179,7 @@ class ProxmoxConformanceTest {
             Path report =
                     Path.of("target", "proxmox-conformance-" + slug + ".txt").toAbsolutePath();
             Files.createDirectories(report.getParent());
-            int exit = CoreConformanceRunner.runInOwnJvm(provider.target(), report);
+            int exit = CoreConformanceRunner.runInOwnJvm(provider.target(), report, layout.behaviours());
             List<String> lines = Files.readAllLines(report, StandardCharsets.UTF_8);
             String summary = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
             List<String> failures =
