@@ -82,6 +82,7 @@ final class VmApi {
                 .string("agent", false, 0, QemuFormats.AGENT.checker())
                 .string("cpu", false, 0, QemuFormats::cpuCheck)
                 .bool("onboot")
+                .bool("numa")
                 .bool("protection")
                 .string("ostype", false)
                 .string("delete", false)
@@ -296,6 +297,7 @@ final class VmApi {
             case "sockets":
             case "balloon":
             case "onboot":
+            case "numa":
             case "protection":
                 return Integer.parseInt(value.trim());
             case "tags":

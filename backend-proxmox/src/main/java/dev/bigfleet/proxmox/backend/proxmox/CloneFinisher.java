@@ -121,7 +121,8 @@ final class CloneFinisher {
         return new VmSettings(
                 spec.instanceType().vcpu(),
                 spec.instanceType().memoryMib(),
-                markers.tagsFor(spec.machineId()),
+                p.map(x -> x.shape().withUserTags(markers.tagsFor(spec.machineId())))
+                        .orElse(markers.tagsFor(spec.machineId())),
                 markers.description(spec.machineId(), operationId).render(),
                 true,
                 p.flatMap(x -> x.shape().net0(x.template())),
@@ -130,11 +131,13 @@ final class CloneFinisher {
     }
 
     /**
-     * The type's NICs after the first ({@code net1..N}), {@code hostpci0..N} for its PCI devices, and
-     * {@code machine: q35} when one is PCIe.
+     * The type's NICs after the first ({@code net1..N}), {@code hostpci0..N} for its PCI devices,
+     * {@code machine: q35} when one is PCIe, and {@code numa} and {@code onboot} when it sets them.
      */
     static Map<String, String> devices(VmShape shape, Template template) {
         Map<String, String> out = new java.util.LinkedHashMap<>(shape.moreNics(template));
+        shape.numa().ifPresent(on -> out.put("numa", on ? "1" : "0"));
+        shape.onboot().ifPresent(on -> out.put("onboot", on ? "1" : "0"));
         for (int i = 0; i < shape.pci().size(); i++) {
             out.put("hostpci" + i, shape.pci().get(i).render());
         }

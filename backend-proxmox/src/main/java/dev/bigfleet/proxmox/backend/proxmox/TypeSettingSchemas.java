@@ -148,6 +148,28 @@ final class TypeSettingSchemas {
                 .put("default", false);
         schemas.put("pci", pci);
 
+        ObjectNode numa = described("NUMA", "Whether the clone gets NUMA emulation (numa); the template's without it.");
+        numa.put("type", "boolean");
+        schemas.put("numa", numa);
+
+        ObjectNode onboot = described(
+                "Start on boot",
+                "Whether Proxmox starts the clone when its node boots (onboot); the template's without it.");
+        onboot.put("type", "boolean");
+        schemas.put("onboot", onboot);
+
+        ObjectNode userTags = described(
+                "Tags",
+                "Proxmox tags each clone carries beside the provider's markers, e.g. [\"team-a\"]; bigfleet and tags"
+                        + " starting bigfleet- are the provider's own.");
+        userTags.put("type", "array").put("minItems", 1).put("uniqueItems", true);
+        userTags.putObject("items")
+                .put("title", "Tag")
+                .put("description", "A Proxmox tag, compared lower-cased.")
+                .put("type", "string")
+                .put("pattern", "^[A-Za-z0-9_][A-Za-z0-9_+.-]*$");
+        schemas.put("tags", userTags);
+
         ObjectNode bootstrap = described(
                 "Bootstrap delivery",
                 "How the guests get their bootstrap blob: \"agent\" writes it through the qemu guest agent and runs"

@@ -28,11 +28,15 @@ record TypeSettings(
         List<NetworkSpec> networks,
         Optional<String> cpuType,
         List<PciDevice> pci,
+        Optional<Boolean> numa,
+        Optional<Boolean> onboot,
+        List<String> tags,
         GuestBootstrap bootstrap) {
 
     TypeSettings {
         networks = List.copyOf(networks);
         pci = List.copyOf(pci);
+        tags = List.copyOf(tags);
     }
 
     /** The keys an entry may carry for this backend ({@code template_vmid} so its presence is known). */
@@ -47,6 +51,9 @@ record TypeSettings(
             "networks",
             "cpu_type",
             "pci",
+            "numa",
+            "onboot",
+            "tags",
             "bootstrap",
             "seed_storage");
 
@@ -70,6 +77,9 @@ record TypeSettings(
                 Optional.empty(),
                 OptionalLong.empty(),
                 List.of(),
+                Optional.empty(),
+                List.of(),
+                Optional.empty(),
                 Optional.empty(),
                 List.of(),
                 GuestBootstrap.AGENT);
@@ -107,6 +117,9 @@ record TypeSettings(
                         bridge.map(b -> List.of(NetworkSpec.onBridge(b, vlan))).orElse(List.of())),
                 value(s, "cpu_type", where).map(v -> cpuType(v, where)),
                 value(s, "pci", where).map(v -> pci(v, where)).orElse(List.of()),
+                value(s, "numa", where).map(v -> flag(v, where + ": numa")),
+                value(s, "onboot", where).map(v -> flag(v, where + ": onboot")),
+                value(s, "tags", where).map(v -> userTags(v, where)).orElse(List.of()),
                 bootstrap(s, where));
     }
 
@@ -199,6 +212,38 @@ record TypeSettings(
                 throw new IllegalArgumentException(where + ": template_tags: " + t + " is not a Proxmox tag");
             }
             out.add(tag);
+        }
+        return out;
+    }
+
+    private static boolean flag(JsonNode v, String what) {
+        if (!v.isBoolean()) {
+            throw new IllegalArgumentException(what + " must be true or false, got " + v);
+        }
+        return v.asBoolean();
+    }
+
+    /**
+     * {@code "tags": ["team-a", "gpu"]}: Proxmox tags the clones carry beside the provider's markers;
+     * {@code bigfleet} and every tag starting {@code bigfleet-} are the provider's own.
+     */
+    private static List<String> userTags(JsonNode v, String where) {
+        if (!v.isArray() || v.isEmpty()) {
+            throw new IllegalArgumentException(where + ": tags must be a non-empty list of Proxmox tags");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode t : v) {
+            String tag = t.isTextual() ? t.asText().trim().toLowerCase(Locale.ROOT) : "";
+            if (!tag.matches(TAG)) {
+                throw new IllegalArgumentException(where + ": tags: " + t + " is not a Proxmox tag");
+            }
+            if (tag.equals(Markers.TAG) || tag.startsWith(Markers.NAME_PREFIX)) {
+                throw new IllegalArgumentException(where + ": tags: " + t + " is the provider's own (" + Markers.TAG
+                        + " and every tag starting " + Markers.NAME_PREFIX + " mark its VMs and their bindings)");
+            }
+            if (!out.contains(tag)) {
+                out.add(tag);
+            }
         }
         return out;
     }

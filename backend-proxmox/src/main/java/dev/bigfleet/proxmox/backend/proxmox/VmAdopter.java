@@ -104,9 +104,10 @@ final class VmAdopter {
                 || !config.agentEnabled()
                 || !config.tags().contains(markers.providerTag())
                 || !config.tags().contains(markers.machineTag(spec.machineId()))
+                || !p.map(x -> x.shape().userTags()).orElse(List.of()).stream().allMatch(config.tags()::contains)
                 || !wanted.cpu().equals(wanted.cpu().flatMap(c -> config.entry("cpu")))
                 || !sameNic(wanted.net0(), config.entry("net0"))
-                || !wanted.devices().entrySet().stream()
+                || !wanted.extra().entrySet().stream()
                         .filter(e -> e.getKey().matches("net\\d+"))
                         .allMatch(e -> sameNic(Optional.of(e.getValue()), config.entry(e.getKey())))) {
             finisher.write(node, vmid, wanted);

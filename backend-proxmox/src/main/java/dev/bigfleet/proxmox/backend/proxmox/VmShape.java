@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import dev.bigfleet.proxmox.backend.proxmox.client.TagList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,14 +10,39 @@ import java.util.OptionalLong;
 /**
  * What an instance type changes on a clone beyond cores and memory: the boot disk's size (grown,
  * never shrunk), the NICs ({@code net0} on, from the type's {@code networks} or its first NIC's
- * {@code bridge} and {@code vlan}), the CPU model, and the PCI devices passed through by mapping.
+ * {@code bridge} and {@code vlan}), the CPU model, the PCI devices passed through by mapping, NUMA,
+ * start on boot, and the type's own tags beside the provider's markers.
  */
-record VmShape(OptionalLong diskGib, List<NetworkSpec> networks, Optional<String> cpuType, List<PciDevice> pci) {
-    static final VmShape TEMPLATE = new VmShape(OptionalLong.empty(), List.of(), Optional.empty(), List.of());
+record VmShape(
+        OptionalLong diskGib,
+        List<NetworkSpec> networks,
+        Optional<String> cpuType,
+        List<PciDevice> pci,
+        Optional<Boolean> numa,
+        Optional<Boolean> onboot,
+        List<String> userTags) {
+    static final VmShape TEMPLATE = new VmShape(
+            OptionalLong.empty(),
+            List.of(),
+            Optional.empty(),
+            List.of(),
+            Optional.empty(),
+            Optional.empty(),
+            List.of());
 
     VmShape {
         networks = List.copyOf(networks);
         pci = List.copyOf(pci);
+        userTags = List.copyOf(userTags);
+    }
+
+    /** The provider's markers and the type's own tags beside them. */
+    TagList withUserTags(TagList markers) {
+        TagList out = markers;
+        for (String tag : userTags) {
+            out = out.with(tag);
+        }
+        return out;
     }
 
     /** The PCI mappings the type passes through, by name, with how many devices of each one VM takes. */
@@ -27,7 +53,7 @@ record VmShape(OptionalLong diskGib, List<NetworkSpec> networks, Optional<String
     }
 
     static VmShape of(TypeSettings s) {
-        return new VmShape(s.diskGib(), s.networks(), s.cpuType(), s.pci());
+        return new VmShape(s.diskGib(), s.networks(), s.cpuType(), s.pci(), s.numa(), s.onboot(), s.tags());
     }
 
     /** The {@code net0} to write, when the type sets the first NIC. */

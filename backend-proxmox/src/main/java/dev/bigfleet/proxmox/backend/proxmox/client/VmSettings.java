@@ -7,8 +7,9 @@ import java.util.Optional;
  * What the provider writes into a clone's config with one synchronous PUT, before the first start:
  * size (the balloon target equal to the memory, so that PVE 9 reports the VM's memory correctly),
  * markers, the agent, and when the instance type says so the first NIC ({@code net0}) and
- * the CPU model, and in {@code devices} the further NICs (net1 on) and the PCI devices passed
- * through ({@code hostpciN}, and {@code machine: q35} when one is PCIe).
+ * the CPU model, and in {@code extra} the type's further entries: the NICs after the first, the
+ * PCI devices passed through ({@code hostpciN}, and {@code machine: q35} when one is PCIe), {@code
+ * numa} and {@code onboot}.
  */
 public record VmSettings(
         int cores,
@@ -18,10 +19,10 @@ public record VmSettings(
         boolean agent,
         Optional<String> net0,
         Optional<String> cpu,
-        Map<String, String> devices) {
+        Map<String, String> extra) {
 
     public VmSettings {
-        devices = Map.copyOf(devices);
+        extra = Map.copyOf(extra);
     }
 
     public VmSettings(int cores, long memoryMib, TagList tags, String description, boolean agent) {
@@ -50,7 +51,7 @@ public record VmSettings(
                 .flag("agent", agent);
         net0.ifPresent(n -> b.add("net0", n));
         cpu.ifPresent(c -> b.add("cpu", c));
-        new java.util.TreeMap<>(devices).forEach(b::add);
+        new java.util.TreeMap<>(extra).forEach(b::add);
         return b.build();
     }
 }

@@ -1,0 +1,122 @@
+package dev.bigfleet.proxmox.backend.proxmox;
+
+import static dev.bigfleet.proxmox.backend.proxmox.SimulatorBackends.POOL;
+import static dev.bigfleet.proxmox.spi.testkit.TestOperationContext.forMachine;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bigfleet.proxmox.api.CapacityType;
+import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
+import dev.bigfleet.proxmox.api.Offering;
+import dev.bigfleet.proxmox.pvesim.VmView;
+import dev.bigfleet.proxmox.spi.CloneSpec;
+import dev.bigfleet.proxmox.spi.CreatedVm;
+import dev.bigfleet.proxmox.spi.ProxmoxBackend;
+import dev.bigfleet.proxmox.spi.VmBinding;
+import dev.bigfleet.proxmox.spi.VmTarget;
+import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An instance type's {@code numa}, {@code onboot} and {@code tags}, read back from the clone's
+ * config through the API: the type's tags sit beside the provider's markers and stay through a
+ * binding; a tag of the provider's own or a value of the wrong kind stops startup naming the key.
+ */
+class VmOptionsOnSimulatorTest {
+    private TestingProxmoxCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @AfterAll
+    static void nothingSecretWasLogged() {
+        Leaks.assertNoneLogged();
+    }
+
+    private static InstanceTypeCatalog small(Map<String, String> settings) {
+        return SimulatorBackends.catalog(SimulatorBackends.type("pve.small", settings));
+    }
+
+    private ProxmoxBackend start(InstanceTypeCatalog catalog) throws Exception {
+        cluster = TestingProxmoxCluster.builder().pool(POOL).start();
+        return SimulatorBackends.backend(
+                cluster,
+                "proxmox",
+                List.of("pve1", "pve2"),
+                catalog,
+                List.of(
+                        new Offering("pve.small", "pve1", CapacityType.ON_DEMAND, 2, Map.of(), Map.of()),
+                        new Offering("pve.small", "pve2", CapacityType.ON_DEMAND, 2, Map.of(), Map.of())),
+                Map.of(),
+                new CountingRecorder());
+    }
+
+    @Test
+    void numaOnbootAndTheTypesTagsAreOnTheCloneAndTheTagsOutliveABinding() throws Exception {
+        InstanceTypeCatalog catalog = small(Map.of("numa", "true", "onboot", "true", "tags", "[\"Team-A\", \"gpu\"]"));
+        try (ProxmoxBackend backend = start(catalog)) {
+            String id = "proxmox/OnDemand/pve.small/pve1/000";
+            CreatedVm c = backend.cloneAndStart(
+                    new CloneSpec(id, catalog.find("pve.small").orElseThrow(), "pve1", Map.of()), forMachine(id));
+            VmView v = cluster.simulator().vm((int) c.vmid()).orElseThrow();
+            assertThat(v.config()).containsEntry("numa", 1).containsEntry("onboot", 1);
+            assertThat(v.tags()).contains("team-a", "gpu", "bigfleet").anyMatch(t -> t.startsWith("bigfleet-m-"));
+
+            VmTarget target = new VmTarget(id, c.node(), c.vmid());
+            backend.bindings()
+                    .orElseThrow()
+                    .recordBinding(target, VmBinding.of("cluster-1", Instant.now(), Map.of()), forMachine(id));
+            assertThat(cluster.simulator().vm((int) c.vmid()).orElseThrow().tags())
+                    .as("the binding's tag joins the type's, which stay")
+                    .contains("team-a", "gpu", Markers.BOUND_TAG);
+        }
+    }
+
+    @Test
+    void aTypeThatSetsNoneOfThemLeavesTheTemplatesValues() throws Exception {
+        InstanceTypeCatalog catalog = small(Map.of());
+        try (ProxmoxBackend backend = start(catalog)) {
+            String id = "proxmox/OnDemand/pve.small/pve2/000";
+            CreatedVm c = backend.cloneAndStart(
+                    new CloneSpec(id, catalog.find("pve.small").orElseThrow(), "pve2", Map.of()), forMachine(id));
+            VmView v = cluster.simulator().vm((int) c.vmid()).orElseThrow();
+            assertThat(v.config()).doesNotContainKeys("numa", "onboot");
+        }
+    }
+
+    @Test
+    void aTagOfTheProvidersOwnOrAValueOfTheWrongKindStopsStartupNamingTheKey() {
+        assertThat(refused(small(Map.of("tags", "[\"bigfleet-bound\"]"))))
+                .isEqualTo("--instance-types \"pve.small\": tags: \"bigfleet-bound\" is the provider's own (bigfleet"
+                        + " and every tag starting bigfleet- mark its VMs and their bindings)");
+        assertThat(refused(small(Map.of("tags", "[\"no spaces\"]"))))
+                .isEqualTo("--instance-types \"pve.small\": tags: \"no spaces\" is not a Proxmox tag");
+        assertThat(refused(small(Map.of("numa", "1"))))
+                .isEqualTo("--instance-types \"pve.small\": numa must be true or false, got 1");
+        assertThat(refused(small(Map.of("onboot", "\"yes\""))))
+                .isEqualTo("--instance-types \"pve.small\": onboot must be true or false, got \"yes\"");
+    }
+
+    private String refused(InstanceTypeCatalog catalog) {
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
+        try (ProxmoxBackend b = start(catalog)) {
+            throw new AssertionError("startup was not refused: " + b);
+        } catch (IllegalArgumentException e) {
+            assertThat(e.getMessage()).doesNotContain("\n");
+            return e.getMessage();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
