@@ -8,7 +8,9 @@ import java.util.Set;
 /**
  * {@code GET /access/permissions}: the token's effective privileges on one path (with {@code path})
  * or on the paths it has entries for, each privilege mapped to its propagate flag. A token may
- * always read its own.
+ * always read its own. As in pve-access-control 9.1.1, {@code path} is a plain string ({@code
+ * acl-path} has no format): any path, one no ACL could ever name included, answers {@code {path:
+ * privileges}}, the privileges it inherits (often none).
  */
 final class AccessApi {
     private final Cluster cluster;
@@ -21,13 +23,7 @@ final class AccessApi {
         r.add(
                 "GET",
                 "/access/permissions",
-                ParamSchema.of()
-                        .string("userid", false)
-                        .string(
-                                "path",
-                                false,
-                                0,
-                                v -> v.startsWith("/") ? null : "invalid format - invalid ACL path '" + v + "'"),
+                ParamSchema.of().string("userid", false).string("path", false),
                 this::permissions);
     }
 

@@ -86,7 +86,7 @@ final class VmApi {
                 .bool("protection")
                 .string("ostype", false)
                 .string("delete", false)
-                .string("digest", false, 64, null)
+                .string("digest", false, 40, null)
                 .rootOnly("skiplock");
         for (int i = 0; i < 32; i++) {
             schema.string("net" + i, false, 0, QemuFormats.NET.checker());

@@ -47,6 +47,15 @@ class PrivilegesTest {
                             .size())
                     .isZero();
 
+            assertThat(client.get("/access/permissions?path=/no/such/thing")
+                            .data()
+                            .get("/no/such/thing"))
+                    .as("a path no ACL names answers with what it inherits: nothing here")
+                    .isEmpty();
+            assertThat(client.get("/access/permissions?path=vms").data().get("vms"))
+                    .as("the path has no format to fail")
+                    .isEmpty();
+
             String upid = client.post("/nodes/pve1/qemu/9000/clone", "newid", "150", "pool", "bigfleet")
                     .data()
                     .asText();
