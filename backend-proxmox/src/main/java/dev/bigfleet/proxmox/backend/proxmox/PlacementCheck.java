@@ -190,6 +190,22 @@ final class PlacementCheck {
                         + String.join(", ", onNode) + "); set bridge for the type");
             }
         }
+        templateOnly(entry, "hugepages", "hugepages", s.hugepages(), t);
+        templateOnly(entry, "cpu_affinity", "affinity", s.cpuAffinity(), t);
+        if (s.hugepages().isPresent()) {
+            boolean numa =
+                    s.numa().orElse(t.entry("numa").map(v -> v.equals("1")).orElse(false));
+            if (!numa) {
+                throw new IllegalArgumentException(entry + "hugepages: Proxmox starts a VM with hugepages only with"
+                        + " NUMA (numa needs to be enabled to use hugepages); set \"numa\": true for the type or"
+                        + " numa on template " + t.vmid());
+            }
+            long memory = p.type().memoryMib();
+            if (s.hugepages().get().equals("1024") && memory % 1024 != 0) {
+                throw new IllegalArgumentException(entry + "hugepages: memory_mib " + memory
+                        + " is not a multiple of 1024, the size of the 1 GiB hugepages the type asks for");
+            }
+        }
         if (s.cpuType().isPresent()) {
             Set<String> models = cpuModels.computeIfAbsent(p.node(), n -> call(() -> api.cpuModels(n)));
             if (!models.contains(s.cpuType().get())) {
@@ -198,6 +214,22 @@ final class PlacementCheck {
                         + " e.g. host or x86-64-v2-AES)");
             }
         }
+    }
+
+    /**
+     * A setting qemu-server lets only root@pam write ({@code check_vm_modify_config_perm} names no
+     * privilege for it, so no API token can): the type can only require it of its template, whose
+     * clones inherit it.
+     */
+    private static void templateOnly(String entry, String key, String configKey, Optional<String> wanted, Template t) {
+        if (wanted.isEmpty() || wanted.equals(t.entry(configKey))) {
+            return;
+        }
+        throw new IllegalArgumentException(entry + key + ": template " + t.vmid() + " has "
+                + t.entry(configKey).map(v -> configKey + " " + v).orElse("no " + configKey) + ", not " + configKey
+                + " " + wanted.get() + "; Proxmox lets only root@pam write " + configKey + ", so no API token can"
+                + " set it on a clone: set it on the template (qm set " + t.vmid() + " --" + configKey + " "
+                + wanted.get() + ") and every clone inherits it");
     }
 
     private Optional<StorageStatus> storage(String node, String storage) {

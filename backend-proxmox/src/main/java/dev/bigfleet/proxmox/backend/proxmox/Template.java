@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * A template as its config describes it, read once at startup: where it lives, its drives (ISOs
  * and cloud-init drives included: they decide whether a clone can go to another node), its boot
- * disk, and its NICs.
+ * disk, its NICs, and every line of its config.
  */
 record Template(
         long vmid,
@@ -18,10 +18,17 @@ record Template(
         List<TemplateDisk> disks,
         Map<String, NicSpec> nics,
         Optional<String> bootKey,
-        boolean agentEnabled) {
+        boolean agentEnabled,
+        Map<String, String> entries) {
     Template {
         disks = List.copyOf(disks);
         nics = Map.copyOf(nics);
+        entries = Map.copyOf(entries);
+    }
+
+    /** A line of the template's config, which every clone inherits ({@code hugepages}, {@code affinity}, ...). */
+    Optional<String> entry(String key) {
+        return Optional.ofNullable(entries.get(key));
     }
 
     static Template of(long vmid, String node, VmConfig config) {
@@ -34,7 +41,7 @@ record Template(
                 NicSpec.parse(v).ifPresent(n -> nics.put(k, n));
             }
         });
-        return new Template(vmid, node, disks, nics, bootDisk(config, disks), agentEnabled(config));
+        return new Template(vmid, node, disks, nics, bootDisk(config, disks), agentEnabled(config), config.entries());
     }
 
     /** Its {@code agent} line enables the guest agent ({@code 1}, or {@code enabled=1,...}). */

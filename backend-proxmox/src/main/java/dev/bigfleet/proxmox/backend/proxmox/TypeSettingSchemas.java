@@ -170,6 +170,22 @@ final class TypeSettingSchemas {
                 .put("pattern", "^[A-Za-z0-9_][A-Za-z0-9_+.-]*$");
         schemas.put("tags", userTags);
 
+        ObjectNode hugepages = described(
+                "Hugepages",
+                "The hugepages the type's VMs run on: 2 (MiB), 1024 (1 GiB) or \"any\". Proxmox lets only root@pam"
+                        + " write hugepages, so the provider writes nothing: startup checks that the type's templates"
+                        + " carry it (qm set VMID --hugepages 2) with NUMA, and clones inherit it.");
+        hugepages.putArray("enum").add(2).add(1024).add("any");
+        schemas.put("hugepages", hugepages);
+
+        ObjectNode affinity = described(
+                "CPU affinity",
+                "The host cores the type's VMs run on, e.g. \"0-3,8\". Proxmox lets only root@pam write affinity,"
+                        + " so the provider writes nothing: startup checks that the type's templates carry it (qm set"
+                        + " VMID --affinity 0-3,8), and clones inherit it.");
+        affinity.put("type", "string").put("pattern", "^\\d+(-\\d+)?(,\\d+(-\\d+)?)*$");
+        schemas.put("cpu_affinity", affinity);
+
         ObjectNode bootstrap = described(
                 "Bootstrap delivery",
                 "How the guests get their bootstrap blob: \"agent\" writes it through the qemu guest agent and runs"

@@ -31,6 +31,8 @@ record TypeSettings(
         Optional<Boolean> numa,
         Optional<Boolean> onboot,
         List<String> tags,
+        Optional<String> hugepages,
+        Optional<String> cpuAffinity,
         GuestBootstrap bootstrap) {
 
     TypeSettings {
@@ -54,6 +56,8 @@ record TypeSettings(
             "numa",
             "onboot",
             "tags",
+            "hugepages",
+            "cpu_affinity",
             "bootstrap",
             "seed_storage");
 
@@ -82,6 +86,8 @@ record TypeSettings(
                 Optional.empty(),
                 Optional.empty(),
                 List.of(),
+                Optional.empty(),
+                Optional.empty(),
                 GuestBootstrap.AGENT);
     }
 
@@ -120,6 +126,8 @@ record TypeSettings(
                 value(s, "numa", where).map(v -> flag(v, where + ": numa")),
                 value(s, "onboot", where).map(v -> flag(v, where + ": onboot")),
                 value(s, "tags", where).map(v -> userTags(v, where)).orElse(List.of()),
+                value(s, "hugepages", where).map(v -> hugepages(v, where)),
+                value(s, "cpu_affinity", where).map(v -> cpuAffinity(v, where)),
                 bootstrap(s, where));
     }
 
@@ -214,6 +222,25 @@ record TypeSettings(
             out.add(tag);
         }
         return out;
+    }
+
+    /** {@code "hugepages": 2 | 1024 | "any"}, qemu-server's values (MiB, or 1 GiB where it can). */
+    private static String hugepages(JsonNode v, String where) {
+        String h = v.isIntegralNumber() ? Long.toString(v.asLong()) : v.isTextual() ? v.asText() : "";
+        if (!List.of("2", "1024", "any").contains(h) || (v.isTextual() && !h.equals("any"))) {
+            throw new IllegalArgumentException(where + ": hugepages must be 2, 1024 or \"any\", got " + v);
+        }
+        return h;
+    }
+
+    /** {@code "cpu_affinity": "0-3,8"}: host cores, as qemu-server's {@code pve-cpuset}. */
+    private static String cpuAffinity(JsonNode v, String where) {
+        String a = v.isTextual() ? v.asText().trim() : "";
+        if (!a.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*")) {
+            throw new IllegalArgumentException(
+                    where + ": cpu_affinity " + v + " is not a list of host cores (e.g. \"0-3,8\")");
+        }
+        return a;
     }
 
     private static boolean flag(JsonNode v, String what) {

@@ -11,7 +11,8 @@ import java.util.OptionalLong;
  * What an instance type changes on a clone beyond cores and memory: the boot disk's size (grown,
  * never shrunk), the NICs ({@code net0} on, from the type's {@code networks} or its first NIC's
  * {@code bridge} and {@code vlan}), the CPU model, the PCI devices passed through by mapping, NUMA,
- * start on boot, and the type's own tags beside the provider's markers.
+ * start on boot, and the type's own tags beside the provider's markers; and what it requires of its
+ * template because only root@pam may write it on a clone: hugepages and CPU affinity.
  */
 record VmShape(
         OptionalLong diskGib,
@@ -20,7 +21,9 @@ record VmShape(
         List<PciDevice> pci,
         Optional<Boolean> numa,
         Optional<Boolean> onboot,
-        List<String> userTags) {
+        List<String> userTags,
+        Optional<String> hugepages,
+        Optional<String> cpuAffinity) {
     static final VmShape TEMPLATE = new VmShape(
             OptionalLong.empty(),
             List.of(),
@@ -28,7 +31,9 @@ record VmShape(
             List.of(),
             Optional.empty(),
             Optional.empty(),
-            List.of());
+            List.of(),
+            Optional.empty(),
+            Optional.empty());
 
     VmShape {
         networks = List.copyOf(networks);
@@ -53,7 +58,16 @@ record VmShape(
     }
 
     static VmShape of(TypeSettings s) {
-        return new VmShape(s.diskGib(), s.networks(), s.cpuType(), s.pci(), s.numa(), s.onboot(), s.tags());
+        return new VmShape(
+                s.diskGib(),
+                s.networks(),
+                s.cpuType(),
+                s.pci(),
+                s.numa(),
+                s.onboot(),
+                s.tags(),
+                s.hugepages(),
+                s.cpuAffinity());
     }
 
     /** The {@code net0} to write, when the type sets the first NIC. */

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * An instance type's {@code numa}, {@code onboot} and {@code tags}, read back from the clone's
  * config through the API: the type's tags sit beside the provider's markers and stay through a
  * binding; a tag of the provider's own or a value of the wrong kind stops startup naming the key.
+ * {@code hugepages} and {@code cpu_affinity}, which only root@pam may write, are required of the
+ * template, whose clones inherit them.
  */
 class VmOptionsOnSimulatorTest {
     private TestingProxmoxCluster cluster;
@@ -46,7 +48,13 @@ class VmOptionsOnSimulatorTest {
     }
 
     private ProxmoxBackend start(InstanceTypeCatalog catalog) throws Exception {
+        return start(catalog, Map.of());
+    }
+
+    /** With {@code template} written on template 9000 first, as an administrator's {@code qm set}. */
+    private ProxmoxBackend start(InstanceTypeCatalog catalog, Map<String, String> template) throws Exception {
         cluster = TestingProxmoxCluster.builder().pool(POOL).start();
+        template.forEach((k, v) -> cluster.simulator().faults().setConfigKeyNotHotplugged(9000, k, v));
         return SimulatorBackends.backend(
                 cluster,
                 "proxmox",
@@ -105,12 +113,49 @@ class VmOptionsOnSimulatorTest {
                 .isEqualTo("--instance-types \"pve.small\": onboot must be true or false, got \"yes\"");
     }
 
+    @Test
+    void hugepagesAndCpuAffinityAreRequiredOfTheTemplateWhoseClonesInheritThem() throws Exception {
+        InstanceTypeCatalog catalog = small(Map.of("hugepages", "2", "cpu_affinity", "\"0-3,8\""));
+        try (ProxmoxBackend backend = start(catalog, Map.of("hugepages", "2", "numa", "1", "affinity", "0-3,8"))) {
+            String id = "proxmox/OnDemand/pve.small/pve1/000";
+            CreatedVm c = backend.cloneAndStart(
+                    new CloneSpec(id, catalog.find("pve.small").orElseThrow(), "pve1", Map.of()), forMachine(id));
+            assertThat(cluster.simulator().vm((int) c.vmid()).orElseThrow().config())
+                    .containsEntry("hugepages", "2")
+                    .containsEntry("affinity", "0-3,8");
+        }
+    }
+
+    @Test
+    void aTemplateWithoutTheHugepagesOrAffinityTheTypeNeedsStopsStartupSayingHowToSetIt() {
+        assertThat(refused(small(Map.of("hugepages", "1024")), Map.of("numa", "1")))
+                .isEqualTo("--instance-types \"pve.small\": hugepages: template 9000 has no hugepages, not hugepages"
+                        + " 1024; Proxmox lets only root@pam write hugepages, so no API token can set it on a clone:"
+                        + " set it on the template (qm set 9000 --hugepages 1024) and every clone inherits it");
+        assertThat(refused(small(Map.of("cpu_affinity", "\"0-3\"")), Map.of("affinity", "4-7")))
+                .startsWith("--instance-types \"pve.small\": cpu_affinity: template 9000 has affinity 4-7, not"
+                        + " affinity 0-3;");
+        assertThat(refused(small(Map.of("hugepages", "2")), Map.of("hugepages", "2")))
+                .as("qemu-server starts no VM with hugepages and without NUMA")
+                .startsWith("--instance-types \"pve.small\": hugepages: Proxmox starts a VM with hugepages only with"
+                        + " NUMA");
+        assertThat(refused(small(Map.of("hugepages", "\"2\"")), Map.of()))
+                .isEqualTo("--instance-types \"pve.small\": hugepages must be 2, 1024 or \"any\", got \"2\"");
+        assertThat(refused(small(Map.of("cpu_affinity", "\"all\"")), Map.of()))
+                .isEqualTo("--instance-types \"pve.small\": cpu_affinity \"all\" is not a list of host cores (e.g."
+                        + " \"0-3,8\")");
+    }
+
     private String refused(InstanceTypeCatalog catalog) {
+        return refused(catalog, Map.of());
+    }
+
+    private String refused(InstanceTypeCatalog catalog, Map<String, String> template) {
         if (cluster != null) {
             cluster.close();
             cluster = null;
         }
-        try (ProxmoxBackend b = start(catalog)) {
+        try (ProxmoxBackend b = start(catalog, template)) {
             throw new AssertionError("startup was not refused: " + b);
         } catch (IllegalArgumentException e) {
             assertThat(e.getMessage()).doesNotContain("\n");
