@@ -27,16 +27,17 @@ final class ManagedInventory {
 
     private final PveClient api;
     private final Markers markers;
-    private final Optional<String> pool;
+    private final java.util.function.Supplier<Set<String>> pools;
     private final Map<Long, VmIdentity> known = new ConcurrentHashMap<>();
 
-    ManagedInventory(PveClient api, Markers markers, Optional<String> pool) {
+    /** @param pools the pools its VMs may be in; empty for any */
+    ManagedInventory(PveClient api, Markers markers, java.util.function.Supplier<Set<String>> pools) {
         this.api = api;
         this.markers = markers;
-        this.pool = pool;
+        this.pools = pools;
     }
 
-    /** Every VM of this provider label (and pool, when set), with the machine id it carries. */
+    /** Every VM of this provider label (and its pools, when set), with the machine id it carries. */
     List<ManagedVm> describe() throws BackendException {
         List<ClusterResource> listed;
         try {
@@ -46,6 +47,7 @@ final class ManagedInventory {
         }
         List<ManagedVm> out = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
+        Set<String> inPools = pools.get();
         for (ClusterResource r : listed) {
             if (!r.isQemu()) {
                 continue;
@@ -55,7 +57,7 @@ final class ManagedInventory {
                 // an in-flight clone has no description yet; it is looked at once it is done
                 continue;
             }
-            if (pool.isPresent() && !pool.equals(r.pool())) {
+            if (!inPools.isEmpty() && r.pool().filter(inPools::contains).isEmpty()) {
                 continue;
             }
             Optional<VmIdentity> identity = identify(r);

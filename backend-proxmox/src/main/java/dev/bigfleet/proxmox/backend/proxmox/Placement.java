@@ -19,6 +19,11 @@ record Placement(
         Optional<String> cloneStorage,
         GuestBootstrap bootstrap) {
 
+    /** The pool the clone joins: the type's, else {@code --proxmox-pool}, else none. */
+    Optional<String> pool(Optional<String> global) {
+        return shape.pool().or(() -> global);
+    }
+
     /** The node that copies the disks: the template's. */
     String copyNode() {
         return template.node();

@@ -52,6 +52,20 @@ final class PlacementPlan {
     }
 
     /** Whether any type placed here delivers its bootstrap through a NoCloud seed. */
+    /**
+     * The pools the provider's clones may be in, when {@code --proxmox-pool} is set: it and every
+     * type's own; empty (any pool) without it.
+     */
+    java.util.Set<String> pools(Optional<String> global) {
+        if (global.isEmpty()) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        out.add(global.get());
+        all().forEach(p -> p.shape().pool().ifPresent(out::add));
+        return out;
+    }
+
     boolean anyNocloud() {
         return byKey.values().stream().anyMatch(p -> p.bootstrap().nocloud());
     }

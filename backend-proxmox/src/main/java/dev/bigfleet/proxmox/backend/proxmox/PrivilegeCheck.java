@@ -49,8 +49,8 @@ final class PrivilegeCheck {
     static Map<String, Set<PrivilegeNeed>> required(
             PlacementPlan plan, Optional<String> pool, List<String> nodes, boolean guestAgentPrivileges) {
         Map<String, Set<PrivilegeNeed>> need = new LinkedHashMap<>();
-        String vms = pool.map(p -> "/pool/" + p).orElse("/vms");
         for (Placement p : plan.all()) {
+            String vms = p.pool(pool).map(x -> "/pool/" + x).orElse("/vms");
             add(need, "/vms/" + p.template().vmid(), "VM.Audit", "VM.Clone");
             add(
                     need,
@@ -104,6 +104,9 @@ final class PrivilegeCheck {
             }
         }
         pool.ifPresent(p -> add(need, "/pool/" + p, "Pool.Audit"));
+        for (Placement p : plan.all()) {
+            p.shape().pool().ifPresent(x -> add(need, "/pool/" + x, "Pool.Audit"));
+        }
         for (String n : nodes) {
             add(need, "/nodes/" + n, "Sys.Audit");
         }

@@ -85,7 +85,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.markers = new Markers(providerLabel);
         this.redactor = Redactor.of(settings.token()::secretsHeld);
         this.webUi = settings.webUi();
-        this.inventory = new ManagedInventory(api, markers, settings.pool());
+        this.inventory = new ManagedInventory(api, markers, () -> plan.pools(settings.pool()));
         this.guard = new OwnershipGuard(api, markers);
         this.tasks = new TaskWaiter(api);
         this.agent = new AgentWaiter(api, settings.agentTimeout());

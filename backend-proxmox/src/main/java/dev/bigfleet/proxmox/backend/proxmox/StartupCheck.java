@@ -63,6 +63,7 @@ final class StartupCheck {
         pool.ifPresent(this::checkPool);
         PlacementPlan plan =
                 new TemplateResolver(api, settings).resolve(context, listed, new PlacementCheck(api, storages));
+        checkTypePools(plan);
         List<String> nodes =
                 context.offerings().stream().map(Offering::zone).distinct().toList();
         new PrivilegeCheck(api).check(PrivilegeCheck.required(plan, pool, nodes, majorVersion(version) >= 9));
@@ -138,12 +139,28 @@ final class StartupCheck {
     }
 
     void checkPool(String pool) {
+        checkPool(pool, "--proxmox-pool");
+    }
+
+    /** Each type's own {@code pool} exists and the token sees it. */
+    void checkTypePools(PlacementPlan plan) {
+        Map<String, String> byPool = new java.util.TreeMap<>();
+        for (Placement p : plan.all()) {
+            p.shape()
+                    .pool()
+                    .ifPresent(x -> byPool.putIfAbsent(
+                            x, "--instance-types \"" + p.type().name() + "\": pool"));
+        }
+        byPool.forEach(this::checkPool);
+    }
+
+    private void checkPool(String pool, String where) {
         try {
             api.pool(pool);
         } catch (PveApiException e) {
             if (e.kind() == PveApiException.Kind.HTTP) {
-                throw new IllegalArgumentException("--proxmox-pool: pool \"" + pool + "\" is missing or not visible to"
-                        + " the token: " + e.getMessage());
+                throw new IllegalArgumentException(
+                        where + ": pool \"" + pool + "\" is missing or not visible to the token: " + e.getMessage());
             }
             throw startupFailure(e);
         }

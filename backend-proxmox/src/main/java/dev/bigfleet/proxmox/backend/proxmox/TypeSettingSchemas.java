@@ -186,6 +186,13 @@ final class TypeSettingSchemas {
         affinity.put("type", "string").put("pattern", "^\\d+(-\\d+)?(,\\d+(-\\d+)?)*$");
         schemas.put("cpu_affinity", affinity);
 
+        ObjectNode pool = described(
+                "Pool",
+                "The Proxmox pool the type's clones join instead of --proxmox-pool, e.g. \"gpu\"; it must exist, and"
+                        + " the token's privileges are checked on it.");
+        pool.put("type", "string").put("pattern", "^" + TypeSettings.POOL_ID + "$");
+        schemas.put("pool", pool);
+
         ObjectNode bootstrap = described(
                 "Bootstrap delivery",
                 "How the guests get their bootstrap blob: \"agent\" writes it through the qemu guest agent and runs"

@@ -33,6 +33,7 @@ record TypeSettings(
         List<String> tags,
         Optional<String> hugepages,
         Optional<String> cpuAffinity,
+        Optional<String> pool,
         GuestBootstrap bootstrap) {
 
     TypeSettings {
@@ -58,6 +59,7 @@ record TypeSettings(
             "tags",
             "hugepages",
             "cpu_affinity",
+            "pool",
             "bootstrap",
             "seed_storage");
 
@@ -86,6 +88,7 @@ record TypeSettings(
                 Optional.empty(),
                 Optional.empty(),
                 List.of(),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 GuestBootstrap.AGENT);
@@ -128,6 +131,7 @@ record TypeSettings(
                 value(s, "tags", where).map(v -> userTags(v, where)).orElse(List.of()),
                 value(s, "hugepages", where).map(v -> hugepages(v, where)),
                 value(s, "cpu_affinity", where).map(v -> cpuAffinity(v, where)),
+                value(s, "pool", where).map(v -> pool(v, where)),
                 bootstrap(s, where));
     }
 
@@ -241,6 +245,18 @@ record TypeSettings(
                     where + ": cpu_affinity " + v + " is not a list of host cores (e.g. \"0-3,8\")");
         }
         return a;
+    }
+
+    /** A Proxmox pool id (pve-access-control's {@code pve-poolid}). */
+    static final String POOL_ID = "[A-Za-z0-9.\\-_]+";
+
+    /** {@code "pool": "gpu"}: the pool the type's clones join instead of {@code --proxmox-pool}. */
+    private static String pool(JsonNode v, String where) {
+        String p = v.isTextual() ? v.asText() : "";
+        if (!p.matches(POOL_ID)) {
+            throw new IllegalArgumentException(where + ": pool " + v + " is not a pool id (e.g. \"gpu\")");
+        }
+        return p;
     }
 
     private static boolean flag(JsonNode v, String what) {

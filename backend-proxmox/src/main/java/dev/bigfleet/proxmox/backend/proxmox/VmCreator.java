@@ -217,7 +217,7 @@ final class VmCreator {
                 vmid,
                 Markers.vmName(spec.instanceType().name(), spec.machineId()),
                 markers.description(spec.machineId(), context.operationId()).render(),
-                pool,
+                p.pool(pool),
                 p.target(),
                 p.full(),
                 p.full() ? p.cloneStorage() : Optional.empty());

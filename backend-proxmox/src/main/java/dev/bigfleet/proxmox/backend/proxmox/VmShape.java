@@ -12,7 +12,8 @@ import java.util.OptionalLong;
  * never shrunk), the NICs ({@code net0} on, from the type's {@code networks} or its first NIC's
  * {@code bridge} and {@code vlan}), the CPU model, the PCI devices passed through by mapping, NUMA,
  * start on boot, and the type's own tags beside the provider's markers; and what it requires of its
- * template because only root@pam may write it on a clone: hugepages and CPU affinity.
+ * template because only root@pam may write it on a clone: hugepages and CPU affinity; and the pool
+ * its clones join, when not {@code --proxmox-pool}.
  */
 record VmShape(
         OptionalLong diskGib,
@@ -23,7 +24,8 @@ record VmShape(
         Optional<Boolean> onboot,
         List<String> userTags,
         Optional<String> hugepages,
-        Optional<String> cpuAffinity) {
+        Optional<String> cpuAffinity,
+        Optional<String> pool) {
     static final VmShape TEMPLATE = new VmShape(
             OptionalLong.empty(),
             List.of(),
@@ -32,6 +34,7 @@ record VmShape(
             Optional.empty(),
             Optional.empty(),
             List.of(),
+            Optional.empty(),
             Optional.empty(),
             Optional.empty());
 
@@ -67,7 +70,8 @@ record VmShape(
                 s.onboot(),
                 s.tags(),
                 s.hugepages(),
-                s.cpuAffinity());
+                s.cpuAffinity(),
+                s.pool());
     }
 
     /** The {@code net0} to write, when the type sets the first NIC. */
