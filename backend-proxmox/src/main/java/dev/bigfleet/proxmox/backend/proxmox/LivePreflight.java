@@ -70,6 +70,9 @@ final class LivePreflight implements AutoCloseable {
     private final Redactor redactor;
     private final String run = UUID.randomUUID().toString().substring(0, 8);
     private final Set<VmTarget> made = ConcurrentHashMap.newKeySet();
+    /** Where each pair's VM was last known to be (its clone's node, then where it was shaped). */
+    private final java.util.Map<String, VmTarget> latest = new ConcurrentHashMap<>();
+
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final CountDownLatch cleaned = new CountDownLatch(1);
     private final Thread worker;
@@ -119,9 +122,9 @@ final class LivePreflight implements AutoCloseable {
         try {
             CloneSpec spec = new CloneSpec(machineId, p.type(), p.node(), Map.of());
             parts.creator().create(spec, context, (s, placement, vmid, c) -> {
-                made.add(new VmTarget(machineId, s.zone(), vmid));
+                remember(new VmTarget(machineId, s.zone(), vmid));
                 String node = parts.finisher().shape(s, placement, vmid, c);
-                made.add(new VmTarget(machineId, node, vmid));
+                remember(new VmTarget(machineId, node, vmid));
                 live.add(PreflightStep.pass(
                                 "clone",
                                 "VM " + node + "/" + vmid + ", "
@@ -195,9 +198,9 @@ final class LivePreflight implements AutoCloseable {
         try {
             CloneSpec spec = new CloneSpec(machineId, p.type(), p.node(), Map.of());
             parts.creator().create(spec, context, (s, placement, vmid, c) -> {
-                made.add(new VmTarget(machineId, s.zone(), vmid));
+                remember(new VmTarget(machineId, s.zone(), vmid));
                 String node = parts.finisher().shape(s, placement, vmid, c);
-                made.add(new VmTarget(machineId, node, vmid));
+                remember(new VmTarget(machineId, node, vmid));
                 live.add(PreflightStep.pass(
                                 "clone",
                                 "VM " + node + "/" + vmid + ", "
@@ -436,15 +439,19 @@ final class LivePreflight implements AutoCloseable {
         return out;
     }
 
-    /** The preflight VM made for {@code machineId}, checked to be still ours. */
+    /** A VM this run made, to destroy whatever happens, and the last place it is known to be. */
+    private void remember(VmTarget target) {
+        made.add(target);
+        latest.put(target.machineId(), target);
+    }
+
+    /** The preflight VM made for {@code machineId} where it was last seen, checked to be still ours. */
     private OwnedVm ownedVmOf(String machineId) throws BackendException {
-        return parts.guard()
-                .require(
-                        "preflight",
-                        made.stream()
-                                .filter(t -> t.machineId().equals(machineId))
-                                .reduce((a, b) -> b)
-                                .orElseThrow());
+        VmTarget target = latest.get(machineId);
+        if (target == null) {
+            throw new BackendException("preflight: no VM was made for " + machineId);
+        }
+        return parts.guard().require("preflight", target);
     }
 
     private static Duration lap(long[] since) {
