@@ -37,7 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>The whole suite runs on two layouts (shared storage; local storage with templates by tags,
  * linked). The other three differ from those only in how a clone is made (the template chosen by a
  * map, a full copy), which only the behaviours that make and remove VMs reach: they run the
- * lifecycle and concurrency behaviours.
+ * lifecycle and concurrency behaviours, unless {@code -Dconformance.everyLayout=true} asks for the
+ * whole suite on every layout.
  */
 @Tag("conformance")
 class ProxmoxConformanceTest {
@@ -48,8 +49,12 @@ class ProxmoxConformanceTest {
 
     /** Every behaviour class of the core and cloud profiles. */
     private static final String ALL = ".*";
-    /** The behaviours that make and remove VMs: every transition, and Creates racing each other. */
-    private static final String CLONES = "LifecycleTest|ConcurrencyTest";
+    /**
+     * The behaviours that make and remove VMs: every transition, and Creates racing each other (all
+     * of them with {@code -Dconformance.everyLayout=true}).
+     */
+    private static final String CLONES =
+            Boolean.getBoolean("conformance.everyLayout") ? ALL : "LifecycleTest|ConcurrencyTest";
 
     /** A layout: its nodes and storages, and the provider flags that pick templates and clone mode. */
     record Layout(
