@@ -126,6 +126,13 @@ public final class PveSimulatorMain implements Callable<Integer> {
             description = "resource pools to create (default: bigfleet)")
     List<String> pools = List.of("bigfleet");
 
+    @Option(
+            names = "--pci-mapping",
+            paramLabel = "ID=NODE:COUNT[,NODE:COUNT...]",
+            description = "a cluster PCI resource mapping with COUNT devices on each NODE, e.g."
+                    + " gpu-a100=pve1:2,pve2:1 (repeatable; default: none)")
+    List<String> pciMappings = List.of();
+
     @Option(names = "--node-cpus", paramLabel = "N", description = "CPU threads per node (default: ${DEFAULT-VALUE})")
     int nodeCpus = NodeSpec.DEFAULT_CPUS;
 
@@ -169,6 +176,24 @@ public final class PveSimulatorMain implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code ID=NODE:COUNT[,NODE:COUNT...]} onto the builder; a bad one names the flag. */
+    private static void pciMapping(SimulatorConfig.Builder b, String value) {
+        int eq = value.indexOf('=');
+        String id = eq < 0 ? "" : value.substring(0, eq).trim();
+        if (!id.matches("[a-zA-Z][a-zA-Z0-9_-]*") || eq == value.length() - 1) {
+            throw new IllegalArgumentException(
+                    "--pci-mapping: " + value + " is not ID=NODE:COUNT[,NODE:COUNT...] (e.g. gpu-a100=pve1:2)");
+        }
+        for (String part : value.substring(eq + 1).split(",", -1)) {
+            String[] nc = part.trim().split(":", -1);
+            if (nc.length != 2 || nc[0].isEmpty() || !nc[1].matches("[1-9]\\d{0,2}")) {
+                throw new IllegalArgumentException("--pci-mapping: " + part.trim() + " in " + value
+                        + " is not NODE:COUNT with a COUNT from 1 to 999 (e.g. pve1:2)");
+            }
+            b.pciMapping(id, nc[0], Integer.parseInt(nc[1]));
+        }
+    }
+
     SimulatorConfig config() {
         SimulatorConfig.Builder b = SimulatorConfig.builder()
                 .address(addr)
@@ -203,6 +228,9 @@ public final class PveSimulatorMain implements Callable<Integer> {
             for (int vmid : templateVmids) {
                 b.template(template(vmid, null));
             }
+        }
+        for (String m : pciMappings) {
+            pciMapping(b, m);
         }
         for (String p : pools) {
             if (!p.isBlank()) {

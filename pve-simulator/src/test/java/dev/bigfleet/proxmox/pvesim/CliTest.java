@@ -1,8 +1,10 @@
 package dev.bigfleet.proxmox.pvesim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -43,6 +45,30 @@ class CliTest {
         assertThat(parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--template-exec-blocked")
                         .templates())
                 .allMatch(TemplateSpec::execBlocked);
+    }
+
+    @Test
+    void pciMappingFlagsServeAGpuTypeWithoutJava() {
+        SimulatorConfig c = parse(
+                "--nodes",
+                "pve1,pve2",
+                "--token",
+                "bigfleet@pve!autoscaler=SECRET",
+                "--tls-dir",
+                "/tmp/x",
+                "--pci-mapping",
+                "gpu-a100=pve1:2,pve2:1",
+                "--pci-mapping",
+                "gpu-l4=pve2:4");
+        assertThat(c.pciMappings())
+                .isEqualTo(Map.of("gpu-a100", Map.of("pve1", 2, "pve2", 1), "gpu-l4", Map.of("pve2", 4)));
+        assertThat(parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x").pciMappings())
+                .isEmpty();
+        assertThatThrownBy(() -> parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--pci-mapping", "gpu=pve1"))
+                .hasMessage("--pci-mapping: pve1 in gpu=pve1 is not NODE:COUNT with a COUNT from 1 to 999 (e.g."
+                        + " pve1:2)");
+        assertThatThrownBy(() -> parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--pci-mapping", "pve1:2"))
+                .hasMessageStartingWith("--pci-mapping: pve1:2 is not ID=NODE:COUNT");
     }
 
     @Test
