@@ -127,14 +127,14 @@ final class CloneFinisher {
                 true,
                 p.flatMap(x -> x.shape().net0(x.template())),
                 p.flatMap(x -> x.shape().cpuType()),
-                p.map(x -> devices(x.shape(), x.template())).orElse(Map.of()));
+                p.map(x -> extra(x.shape(), x.template())).orElse(Map.of()));
     }
 
     /**
      * The type's NICs after the first ({@code net1..N}), {@code hostpci0..N} for its PCI devices,
      * {@code machine: q35} when one is PCIe, and {@code numa} and {@code onboot} when it sets them.
      */
-    static Map<String, String> devices(VmShape shape, Template template) {
+    static Map<String, String> extra(VmShape shape, Template template) {
         Map<String, String> out = new java.util.LinkedHashMap<>(shape.moreNics(template));
         shape.numa().ifPresent(on -> out.put("numa", on ? "1" : "0"));
         shape.onboot().ifPresent(on -> out.put("onboot", on ? "1" : "0"));

@@ -43,22 +43,7 @@ class LocalStorageStartupTest {
                 .pool(POOL)
                 .customize(layout)
                 .start();
-        try (ProxmoxBackend b = SimulatorBackends.backend(
-                cluster,
-                "proxmox",
-                SimulatorBackends.THREE_NODES,
-                catalog,
-                SimulatorBackends.onEachNode("pve.small"),
-                options,
-                new CountingRecorder())) {
-            throw new AssertionError("startup was not refused: " + b);
-        } catch (IllegalArgumentException e) {
-            assertThat(e.getMessage()).doesNotContain("\n");
-            Leaks.assertNoSecret(e.getMessage());
-            return e.getMessage();
-        } catch (Exception e) {
-            throw new AssertionError("refused with the wrong exception", e);
-        }
+        return SimulatorBackends.refusal(() -> started(catalog, options));
     }
 
     private ProxmoxBackend started(InstanceTypeCatalog catalog, Map<String, String> options) throws Exception {

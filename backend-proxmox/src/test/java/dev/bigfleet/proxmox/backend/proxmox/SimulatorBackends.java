@@ -1,5 +1,7 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.bigfleet.proxmox.api.CapacityType;
 import dev.bigfleet.proxmox.api.InstanceType;
 import dev.bigfleet.proxmox.api.InstanceTypeCatalog;
@@ -13,6 +15,7 @@ import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * Backends built through the real factory against a {@link TestingProxmoxCluster} over HTTPS, and
@@ -73,6 +76,22 @@ final class SimulatorBackends {
         o.values().removeIf(v -> v == null || v.isEmpty());
         return new ProxmoxApiBackendFactory()
                 .create(new BackendContext(provider, nodes, catalog, offerings, BackendOptions.of(o), recorder));
+    }
+
+    /**
+     * The message {@code start} refused to start a backend with: one line, naming no secret. Fails
+     * when it started, or failed any other way.
+     */
+    static String refusal(Callable<ProxmoxBackend> start) {
+        try (ProxmoxBackend b = start.call()) {
+            throw new AssertionError("startup was not refused: " + b);
+        } catch (IllegalArgumentException e) {
+            assertThat(e.getMessage()).doesNotContain("\n");
+            Leaks.assertNoSecret(e.getMessage());
+            return e.getMessage();
+        } catch (Exception e) {
+            throw new AssertionError("refused with the wrong exception", e);
+        }
     }
 
     /** An instance type with backend settings, each value JSON text as the catalog file hands it over. */
