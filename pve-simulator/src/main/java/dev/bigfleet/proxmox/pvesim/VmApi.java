@@ -17,6 +17,7 @@ final class VmApi {
 
     private final Cluster cluster;
     private final CdromConfig cdroms;
+    private final NewDrives newDrives;
 
     private static String memoryCheck(String v) {
         String n = v.startsWith("current=") ? v.substring(8) : v;
@@ -33,6 +34,7 @@ final class VmApi {
     VmApi(Cluster cluster) {
         this.cluster = cluster;
         this.cdroms = new CdromConfig(cluster);
+        this.newDrives = new NewDrives(cluster);
     }
 
     void register(Router r) {
@@ -101,6 +103,15 @@ final class VmApi {
             schema.string("sata" + i, false, 0, CdromConfig.DRIVE.checker());
         }
         schema.string("cdrom", false, 0, CdromConfig.DRIVE.checker());
+        for (int i = 0; i < 31; i++) {
+            schema.string("scsi" + i, false, 0, NewDrives.SCSI.checker());
+        }
+        for (int i = 0; i < 16; i++) {
+            schema.string("virtio" + i, false, 0, NewDrives.VIRTIO.checker());
+        }
+        schema.string("efidisk0", false, 0, NewDrives.EFIDISK.checker());
+        schema.string("tpmstate0", false, 0, NewDrives.TPMSTATE.checker());
+        schema.oneOf("bios", "seabios", "ovmf");
         schema.string(
                 "machine",
                 false,
@@ -167,6 +178,7 @@ final class VmApi {
             }
         }
         cdroms.precheck(c.vmid(), changes);
+        newDrives.precheck(changes);
         ConfigPermissions.check(cluster.acl, c.vmid(), deletes, changes);
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (p.has("digest") && !p.str("digest").equalsIgnoreCase(digest(vm))) {
@@ -268,6 +280,26 @@ final class VmApi {
                 vm.pendingDelete.remove(k);
                 continue;
             }
+            if (NewDrives.KEY.matcher(k).matches()) {
+                Object old = vm.config.get(k);
+                if (old != null) {
+                    cdroms.requireDrivePerms(vm.vmid, k, old.toString());
+                }
+                cdroms.requireDrivePerms(vm.vmid, k, e.getValue());
+                String created = newDrives.create(vm, k, e.getValue());
+                if (old != null) {
+                    // vmconfig_register_unused_drive: the volume it held stays the VM's
+                    vm.config.put(freeUnusedKey(vm), Drives.parse(k, old).file());
+                }
+                if (vm.running && (k.equals("efidisk0") || k.equals("tpmstate0"))) {
+                    vm.pending.put(k, created); // not hot-pluggable: takes effect on the next start
+                } else {
+                    vm.config.put(k, created);
+                    vm.pending.remove(k);
+                }
+                vm.pendingDelete.remove(k);
+                continue;
+            }
             Object value = typed(k, e.getValue());
             if (value == null) {
                 vm.config.remove(k);
@@ -286,6 +318,14 @@ final class VmApi {
             } else {
                 vm.config.put("boot", order);
                 vm.pending.remove("boot");
+            }
+        }
+    }
+
+    private static String freeUnusedKey(Vm vm) {
+        for (int n = 0; ; n++) {
+            if (!vm.config.containsKey("unused" + n)) {
+                return "unused" + n;
             }
         }
     }

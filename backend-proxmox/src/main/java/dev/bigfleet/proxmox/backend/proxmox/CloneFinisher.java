@@ -15,7 +15,7 @@ import java.util.Optional;
 /**
  * Gives a clone its shape before the first start: one config write (cores, memory, markers, the
  * agent, and the type's NIC and CPU model), the boot disk grown to the type's size (a {@code
- * resize} task, never a shrink), then starts it and waits for its guest agent (a NoCloud type's clone
+ * resize} task, never a shrink), the type's new drives allocated (a config task), then starts it and waits for its guest agent (a NoCloud type's clone
  * stays stopped until its Configure).
  */
 final class CloneFinisher {
@@ -78,6 +78,7 @@ final class CloneFinisher {
         }
         inventory.remember(vmid, settings.tags(), markers.description(spec.machineId(), context.operationId()));
         grow(node, vmid, p, Optional.empty(), context);
+        allocate(node, vmid, p, Optional.empty(), context);
         return node;
     }
 
@@ -117,6 +118,52 @@ final class CloneFinisher {
         }
     }
 
+    /**
+     * Has Proxmox allocate the drives the type adds ({@code disks}, {@code efi_storage}, {@code
+     * tpm}) that the clone does not have yet, in one config task.
+     *
+     * @param current the clone's config when known (adoption); else none of them is there yet
+     */
+    void allocate(String node, long vmid, Optional<Placement> p, Optional<VmConfig> current, OperationContext context)
+            throws BackendException {
+        if (p.isEmpty()) {
+            return;
+        }
+        Map<String, String> missing =
+                new java.util.LinkedHashMap<>(p.get().shape().newDrives(p.get().template()));
+        current.ifPresent(c -> missing.keySet().removeIf(k -> c.entry(k).isPresent()));
+        if (missing.isEmpty()) {
+            return;
+        }
+        String what = "allocate " + String.join(", ", missing.keySet()) + " (the type's " + driveKeys(missing)
+                + ") on VM " + node + "/" + vmid;
+        Upid upid;
+        try {
+            upid = api.allocateDrives(node, vmid, missing);
+        } catch (PveApiException e) {
+            throw new BackendException(what + ": " + e.getMessage(), e);
+        }
+        TaskStatus status = tasks.await(upid, what, context);
+        if (!status.succeeded()) {
+            throw new BackendException(what + ": task failed: " + status.failure());
+        }
+    }
+
+    /** The instance-type keys that asked for these drives. */
+    private static String driveKeys(Map<String, String> drives) {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        if (drives.keySet().stream().anyMatch(k -> k.matches("(scsi|virtio)\\d+"))) {
+            keys.add("disks");
+        }
+        if (drives.containsKey("efidisk0")) {
+            keys.add("efi_storage");
+        }
+        if (drives.containsKey("tpmstate0")) {
+            keys.add("tpm");
+        }
+        return String.join(", ", keys);
+    }
+
     VmSettings settings(CloneSpec spec, Optional<Placement> p, String operationId) {
         return new VmSettings(
                 spec.instanceType().vcpu(),
@@ -138,6 +185,7 @@ final class CloneFinisher {
         Map<String, String> out = new java.util.LinkedHashMap<>(shape.moreNics(template));
         shape.numa().ifPresent(on -> out.put("numa", on ? "1" : "0"));
         shape.onboot().ifPresent(on -> out.put("onboot", on ? "1" : "0"));
+        shape.bios().ifPresent(b -> out.put("bios", b));
         for (int i = 0; i < shape.pci().size(); i++) {
             out.put("hostpci" + i, shape.pci().get(i).render());
         }

@@ -130,7 +130,7 @@ final class LivePreflight implements AutoCloseable {
                                 "VM " + node + "/" + vmid + ", "
                                         + p.mode().toString().toLowerCase(Locale.ROOT)
                                         + " clone of template " + p.template().vmid() + ", tagged "
-                                        + parts.markers().providerTag())
+                                        + parts.markers().providerTag() + newDrives(p))
                         .took(lap(since)));
                 current[0] = "start";
                 parts.power().start(node, vmid, c);
@@ -205,7 +205,7 @@ final class LivePreflight implements AutoCloseable {
                                 "clone",
                                 "VM " + node + "/" + vmid + ", "
                                         + p.mode().toString().toLowerCase(Locale.ROOT) + " clone of template "
-                                        + p.template().vmid() + ", left stopped for its seed")
+                                        + p.template().vmid() + newDrives(p) + ", left stopped for its seed")
                         .took(lap(since)));
                 return node;
             });
@@ -258,6 +258,12 @@ final class LivePreflight implements AutoCloseable {
     }
 
     /** A guest agent that refuses {@code guest-exec} says what to do about it. */
+    /** The drives the type added to the clone, for the clone step's line; empty when none. */
+    private static String newDrives(Placement p) {
+        java.util.Set<String> keys = p.shape().newDrives(p.template()).keySet();
+        return keys.isEmpty() ? "" : ", with " + String.join(", ", keys) + " allocated";
+    }
+
     static String withHint(String message) {
         return message.contains("guest-exec has been disabled")
                 ? message + " (this guest's agent refuses guest-exec, as RHEL 10's does: give the instance type"

@@ -15,7 +15,7 @@ import java.util.Set;
  * certain to refuse: the node reaches every volume of the template (on another node: all of them
  * shared, ISOs and cloud-init drives included, as qemu-server's clone checks), a linked clone's
  * disks are on a storage type that links, the boot disk only grows, the bridges and CPU model
- * exist on the node, and the PCI mappings the type passes through map devices there.
+ * exist on the node, the storages of the type's new drives hold disk images there, and the PCI mappings the type passes through map devices there.
  */
 final class PlacementCheck {
     /** Storage types whose base volumes can be linked-cloned (pve-storage's {@code clone} feature). */
@@ -39,8 +39,50 @@ final class PlacementCheck {
     void check(Placement p, String where, String modeSource) {
         storage(p, where, modeSource);
         shape(p);
+        drives(p);
         pci(p);
         seedStorage(p);
+    }
+
+    /**
+     * The drives the type adds ({@code disks}, {@code efi_storage}, {@code tpm}): a free slot on each
+     * disk's bus, and each storage active on the node, holding VM disk images, and big enough for
+     * all of one VM's new drives on it.
+     */
+    void drives(Placement p) {
+        String entry = "--instance-types \"" + p.type().name() + "\": ";
+        VmShape s = p.shape();
+        try {
+            s.newDrives(p.template());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(entry + e.getMessage(), e);
+        }
+        Map<String, String> keyOf = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < s.disks().size(); i++) {
+            keyOf.putIfAbsent(s.disks().get(i).storage(), "disks[" + i + "]");
+        }
+        s.efiStorage().ifPresent(id -> keyOf.putIfAbsent(id, "efi_storage"));
+        s.tpmStorage().ifPresent(id -> keyOf.putIfAbsent(id, "tpm"));
+        Map<String, Long> bytes = s.newDriveBytes(p.template());
+        for (Map.Entry<String, String> k : keyOf.entrySet()) {
+            String storage = k.getKey();
+            String at = entry + k.getValue() + ": storage " + storage;
+            StorageStatus there = storage(p.node(), storage)
+                    .filter(StorageStatus::usable)
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            at + " is not active on node " + p.node() + " (or not visible to the API token)"));
+            if (!there.content().contains("images")) {
+                throw new IllegalArgumentException(at + " on node " + p.node() + " does not hold VM disk images"
+                        + " (its content is " + String.join(",", there.content()) + "); name a storage with"
+                        + " \"Disk image\" in its content");
+            }
+            long wanted = bytes.getOrDefault(storage, 0L);
+            if (there.total() > 0 && wanted > there.total()) {
+                throw new IllegalArgumentException(at + " on node " + p.node() + " holds "
+                        + StorageGate.gib(there.total()) + " in all; one VM of the type puts "
+                        + StorageGate.gib(wanted) + " of new drives on it");
+            }
+        }
     }
 
     /** A nocloud type's seed storage is active on the node, holds ISO images and takes uploads. */

@@ -109,6 +109,7 @@ final class Preflight {
                         "storage",
                         () -> {
                             check.storage(p, where, TemplateResolver.modeSource(pair.type()));
+                            check.drives(p);
                             return storages(p);
                         },
                         redactor));
@@ -191,25 +192,40 @@ final class Preflight {
 
     private String freeSpace(Placement p) {
         Map<String, Long> writes = p.writes();
-        if (writes.isEmpty()) {
+        Map<String, Long> drives = p.shape().newDriveBytes(p.template());
+        if (writes.isEmpty() && drives.isEmpty()) {
             return "a " + p.mode().toString().toLowerCase(java.util.Locale.ROOT) + " clone writes nothing up front";
         }
-        StorageStatusCache.Read read = backend.storageStatus().get(p.copyNode());
         List<String> out = new ArrayList<>();
+        String clone = "a " + p.mode() + " clone of template " + p.template().vmid() + " for "
+                + p.type().name();
         for (Map.Entry<String, Long> w : writes.entrySet()) {
-            StorageStatus s = read.find(w.getKey())
-                    .filter(StorageStatus::usable)
-                    .orElseThrow(() -> new IllegalArgumentException(
-                            "storage " + w.getKey() + " is not active on node " + p.copyNode()));
-            if (s.avail() < w.getValue()) {
-                throw new IllegalArgumentException("storage " + w.getKey() + " on node " + p.copyNode() + " has "
-                        + StorageGate.gib(s.avail()) + " free, a " + p.mode() + " clone of template "
-                        + p.template().vmid() + " for " + p.type().name() + " needs " + StorageGate.gib(w.getValue()));
-            }
-            out.add(w.getKey() + " " + StorageGate.gib(s.avail()) + " free, a clone needs "
-                    + StorageGate.gib(w.getValue()));
+            out.add(fits(p.copyNode(), w.getKey(), w.getValue(), clone, "a clone needs"));
+        }
+        for (Map.Entry<String, Long> w : drives.entrySet()) {
+            out.add(fits(
+                    p.node(),
+                    w.getKey(),
+                    w.getValue(),
+                    "the new drives of " + p.type().name(),
+                    "new drives need"));
         }
         return String.join("; ", out);
+    }
+
+    /** One storage's line of the free-space step, or the failure when {@code bytes} do not fit. */
+    private String fits(String node, String storage, long bytes, String what, String needs) {
+        StorageStatus s = backend.storageStatus()
+                .get(node)
+                .find(storage)
+                .filter(StorageStatus::usable)
+                .orElseThrow(
+                        () -> new IllegalArgumentException("storage " + storage + " is not active on node " + node));
+        if (s.avail() < bytes) {
+            throw new IllegalArgumentException("storage " + storage + " on node " + node + " has "
+                    + StorageGate.gib(s.avail()) + " free, " + what + " needs " + StorageGate.gib(bytes));
+        }
+        return storage + " " + StorageGate.gib(s.avail()) + " free, " + needs + " " + StorageGate.gib(bytes);
     }
 
     private String privileges(Placement p, int major) {

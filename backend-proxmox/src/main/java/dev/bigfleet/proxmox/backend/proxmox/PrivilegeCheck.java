@@ -67,6 +67,11 @@ final class PrivilegeCheck {
             if (p.shape().diskGib().isPresent()) {
                 add(need, vms, "VM.Config.Disk");
             }
+            for (String storage : p.shape().newDriveBytes(p.template()).keySet()) {
+                // the type's new drives: allocated on their storage, written as disks of the clone
+                add(need, vms, "VM.Config.Disk");
+                add(need, "/storage/" + storage, "Datastore.AllocateSpace");
+            }
             if (!p.shape().networks().isEmpty()) {
                 add(need, vms, "VM.Config.Network");
                 for (NetworkSpec nic : p.shape().networks()) {

@@ -11,8 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Admits a clone only when the storage it writes to has the room, checked on the node that copies
- * against {@link Placement#writes()}: the storage's free space as last read ({@link
+ * Admits a clone only when the storages it writes to have the room: the clone's copies ({@link
+ * Placement#writes()}) on the node that copies, the type's new drives ({@link
+ * VmShape#newDriveBytes}) on the VM's node; each against the storage's free space as last read ({@link
  * StorageStatusCache}), less what this process's clones have claimed since that read (their
  * writes may not show in it yet). A clone that would not fit fails before anything is cloned.
  */
@@ -32,34 +33,59 @@ final class StorageGate {
     }
 
     void admit(String machineId, Placement p) throws BackendException {
-        StorageStatusCache.Read read;
-        try {
-            read = statuses.get(p.copyNode());
-        } catch (PveApiException e) {
-            throw new BackendException("read the storages of node " + p.copyNode() + ": " + e.getMessage(), e);
-        }
+        StorageStatusCache.Read copyRead = read(p.copyNode());
+        Map<String, Long> drives = p.shape().newDriveBytes(p.template());
+        StorageStatusCache.Read vmRead = drives.isEmpty() || p.node().equals(p.copyNode()) ? copyRead : read(p.node());
         synchronized (this) {
             claims.remove(machineId);
-            claims.values().forEach(list -> list.removeIf(c -> !c.counts(read.at())));
+            Instant oldest = copyRead.at().isBefore(vmRead.at()) ? copyRead.at() : vmRead.at();
+            claims.values().forEach(list -> list.removeIf(c -> !c.counts(oldest)));
             claims.values().removeIf(List::isEmpty);
             List<Claim> mine = new ArrayList<>();
+            Map<String, Long> pending = new HashMap<>();
             for (Map.Entry<String, Long> w : p.writes().entrySet()) {
-                String storage = w.getKey();
-                StorageStatus s = read.find(storage)
-                        .filter(StorageStatus::usable)
-                        .orElseThrow(() -> new BackendException("storage " + storage + " is not active on node "
-                                + p.copyNode() + " (or not visible to the API token)"));
-                String where = s.shared() ? storage : storage + "@" + p.copyNode();
-                long free = s.avail() - claimed(where, read.at());
-                if (free < w.getValue()) {
-                    throw new BackendException("storage " + storage + " on node " + p.copyNode() + " has "
-                            + gib(Math.max(0, free)) + " free, the " + p.mode() + " clone of template "
-                            + p.template().vmid() + " for " + p.type().name() + " needs " + gib(w.getValue()));
-                }
-                mine.add(new Claim(where, w.getValue(), null));
+                String what = "the " + p.mode() + " clone of template "
+                        + p.template().vmid() + " for " + p.type().name();
+                claim(p.copyNode(), copyRead, w.getKey(), w.getValue(), what, mine, pending);
+            }
+            for (Map.Entry<String, Long> w : drives.entrySet()) {
+                String what = "the new drives of " + p.type().name() + " (its disks, efi_storage, tpm)";
+                claim(p.node(), vmRead, w.getKey(), w.getValue(), what, mine, pending);
             }
             claims.put(machineId, mine);
         }
+    }
+
+    private StorageStatusCache.Read read(String node) throws BackendException {
+        try {
+            return statuses.get(node);
+        } catch (PveApiException e) {
+            throw new BackendException("read the storages of node " + node + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Adds the claim of {@code bytes} on {@code storage}, or refuses when it does not fit beside the others. */
+    private void claim(
+            String node,
+            StorageStatusCache.Read read,
+            String storage,
+            long bytes,
+            String what,
+            List<Claim> mine,
+            Map<String, Long> pending)
+            throws BackendException {
+        StorageStatus s = read.find(storage)
+                .filter(StorageStatus::usable)
+                .orElseThrow(() -> new BackendException("storage " + storage + " is not active on node " + node
+                        + " (or not visible to the API token)"));
+        String where = s.shared() ? storage : storage + "@" + node;
+        long free = s.avail() - claimed(where, read.at()) - pending.getOrDefault(where, 0L);
+        if (free < bytes) {
+            throw new BackendException("storage " + storage + " on node " + node + " has " + gib(Math.max(0, free))
+                    + " free, " + what + " needs " + gib(bytes));
+        }
+        pending.merge(where, bytes, Long::sum);
+        mine.add(new Claim(where, bytes, null));
     }
 
     /** The clone is written: its claim counts until a read taken after now can show it. */

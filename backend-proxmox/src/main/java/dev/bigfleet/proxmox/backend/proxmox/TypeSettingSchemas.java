@@ -193,6 +193,74 @@ final class TypeSettingSchemas {
         pool.put("type", "string").put("pattern", "^" + TypeSettings.POOL_ID + "$");
         schemas.put("pool", pool);
 
+        ObjectNode disks = described(
+                "Data disks",
+                "Disks added to each clone (1 to " + DiskSpec.MAX + "): each a new volume Proxmox allocates on its"
+                        + " storage, in the first slot of its bus the template leaves free, removed with the VM.");
+        disks.put("type", "array").put("minItems", 1).put("maxItems", DiskSpec.MAX);
+        ObjectNode dataDisk = disks.putObject("items")
+                .put("title", "Data disk")
+                .put("description", "One data disk of the clone.")
+                .put("type", "object")
+                .put("additionalProperties", false);
+        dataDisk.putArray("required").add("storage").add("size_gib");
+        ObjectNode diskKeys = dataDisk.putObject("properties");
+        diskKeys.putObject("storage")
+                .put("title", "Storage")
+                .put(
+                        "description",
+                        "The storage the disk is allocated on; it holds disk images on every node of the type.")
+                .put("type", "string")
+                .put("pattern", "^" + TypeSettings.STORAGE_ID + "$");
+        diskKeys.putObject("size_gib")
+                .put("title", "Size (GiB)")
+                .put("description", "The disk's size in GiB.")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", 128L * 1024);
+        ObjectNode bus = diskKeys.putObject("bus")
+                .put("title", "Bus")
+                .put("description", "The disk's bus: scsi (scsi1, scsi2, ...) or virtio.")
+                .put("type", "string")
+                .put("default", "scsi");
+        DiskSpec.BUSES.forEach(bus.putArray("enum")::add);
+        diskKeys.putObject("ssd")
+                .put("title", "SSD")
+                .put("description", "Whether the guest sees an SSD rather than a spinning disk (scsi only).")
+                .put("type", "boolean");
+        diskKeys.putObject("discard")
+                .put("title", "Discard")
+                .put("description", "Whether the guest's discard (TRIM) requests reach the storage.")
+                .put("type", "boolean");
+        diskKeys.putObject("iothread")
+                .put("title", "IO thread")
+                .put("description", "Whether QEMU gives the disk its own I/O thread.")
+                .put("type", "boolean");
+        ObjectNode cache = diskKeys.putObject("cache")
+                .put("title", "Cache")
+                .put("description", "QEMU's cache mode for the disk; Proxmox's default (none) without it.")
+                .put("type", "string");
+        DiskSpec.CACHE_MODES.forEach(cache.putArray("enum")::add);
+        schemas.put("disks", disks);
+
+        ObjectNode bios =
+                described("Firmware", "The clone's firmware: seabios, or ovmf for UEFI; the template's without it.");
+        bios.put("type", "string").putArray("enum").add("seabios").add("ovmf");
+        schemas.put("bios", bios);
+
+        ObjectNode efi = described(
+                "EFI disk storage",
+                "The storage of the EFI vars disk each clone gets (efidisk0, 4m type, no Secure Boot keys"
+                        + " enrolled) unless its template has one; needs bios \"ovmf\".");
+        efi.put("type", "string").put("pattern", "^" + TypeSettings.STORAGE_ID + "$");
+        schemas.put("efi_storage", efi);
+
+        ObjectNode tpm = described(
+                "TPM state storage",
+                "The storage of the TPM 2.0 state disk each clone gets (tpmstate0) unless its template has one.");
+        tpm.put("type", "string").put("pattern", "^" + TypeSettings.STORAGE_ID + "$");
+        schemas.put("tpm", tpm);
+
         ObjectNode bootstrap = described(
                 "Bootstrap delivery",
                 "How the guests get their bootstrap blob: \"agent\" writes it through the qemu guest agent and runs"

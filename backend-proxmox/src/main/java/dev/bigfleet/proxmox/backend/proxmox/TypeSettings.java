@@ -34,10 +34,15 @@ record TypeSettings(
         Optional<String> hugepages,
         Optional<String> cpuAffinity,
         Optional<String> pool,
+        List<DiskSpec> disks,
+        Optional<String> bios,
+        Optional<String> efiStorage,
+        Optional<String> tpmStorage,
         GuestBootstrap bootstrap) {
 
     TypeSettings {
         networks = List.copyOf(networks);
+        disks = List.copyOf(disks);
         pci = List.copyOf(pci);
         tags = List.copyOf(tags);
     }
@@ -60,6 +65,10 @@ record TypeSettings(
             "hugepages",
             "cpu_affinity",
             "pool",
+            "disks",
+            "bios",
+            "efi_storage",
+            "tpm",
             "bootstrap",
             "seed_storage");
 
@@ -91,6 +100,10 @@ record TypeSettings(
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
+                List.of(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
                 GuestBootstrap.AGENT);
     }
 
@@ -114,6 +127,11 @@ record TypeSettings(
             throw new IllegalArgumentException(where + ": networks and bridge both set the first NIC; give networks"
                     + " only (its first entry is net0)");
         }
+        Optional<String> bios = value(s, "bios", where).map(v -> bios(v, where));
+        Optional<String> efiStorage = value(s, "efi_storage", where).map(v -> storageId(v, where + ": efi_storage"));
+        if (efiStorage.isPresent() && !bios.equals(Optional.of("ovmf"))) {
+            throw new IllegalArgumentException(where + ": efi_storage is for UEFI guests; it needs \"bios\": \"ovmf\"");
+        }
         return new TypeSettings(
                 value(s, "templates", where).map(v -> templates(v, where)),
                 value(s, "template_tags", where).map(v -> tags(v, where)),
@@ -132,6 +150,12 @@ record TypeSettings(
                 value(s, "hugepages", where).map(v -> hugepages(v, where)),
                 value(s, "cpu_affinity", where).map(v -> cpuAffinity(v, where)),
                 value(s, "pool", where).map(v -> pool(v, where)),
+                value(s, "disks", where)
+                        .map(v -> DiskSpec.parseList(v, where, MAX_DISK_GIB))
+                        .orElse(List.of()),
+                bios,
+                efiStorage,
+                value(s, "tpm", where).map(v -> storageId(v, where + ": tpm")),
                 bootstrap(s, where));
     }
 
@@ -245,6 +269,24 @@ record TypeSettings(
                     where + ": cpu_affinity " + v + " is not a list of host cores (e.g. \"0-3,8\")");
         }
         return a;
+    }
+
+    /** {@code "bios": "seabios" | "ovmf"}: the firmware, as qemu-server names it. */
+    private static String bios(JsonNode v, String where) {
+        String b = v.isTextual() ? v.asText() : "";
+        if (!b.equals("seabios") && !b.equals("ovmf")) {
+            throw new IllegalArgumentException(where + ": bios must be \"seabios\" or \"ovmf\" (UEFI), got " + v);
+        }
+        return b;
+    }
+
+    /** A storage id: {@code efi_storage}, and {@code tpm}, the storage of the TPM 2.0 state disk. */
+    private static String storageId(JsonNode v, String what) {
+        String id = v.isTextual() ? v.asText() : "";
+        if (!id.matches(STORAGE_ID)) {
+            throw new IllegalArgumentException(what + " " + v + " is not a storage id (e.g. \"local-lvm\")");
+        }
+        return id;
     }
 
     /** A Proxmox pool id (pve-access-control's {@code pve-poolid}). */

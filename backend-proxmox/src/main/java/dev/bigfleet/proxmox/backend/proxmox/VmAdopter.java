@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A Create that finds its machine's VM already there (a retry, or an answer that was lost) takes it
  * over instead of cloning again: it waits for its clone to finish, restores what an earlier attempt
- * did not get to write (size, markers, agent, NIC, CPU model, disk size) and brings it up.
+ * did not get to write (size, markers, agent, NIC, CPU model, disk size, new drives) and brings it up.
  */
 final class VmAdopter {
     private static final Logger log = LoggerFactory.getLogger(VmAdopter.class);
@@ -113,6 +113,7 @@ final class VmAdopter {
             finisher.write(node, vmid, wanted);
         }
         finisher.grow(node, vmid, p, Optional.of(config), context);
+        finisher.allocate(node, vmid, p, Optional.of(config), context);
         inventory.remember(
                 vmid,
                 wanted.tags(),

@@ -25,7 +25,11 @@ record VmShape(
         List<String> userTags,
         Optional<String> hugepages,
         Optional<String> cpuAffinity,
-        Optional<String> pool) {
+        Optional<String> pool,
+        List<DiskSpec> disks,
+        Optional<String> bios,
+        Optional<String> efiStorage,
+        Optional<String> tpmStorage) {
     static final VmShape TEMPLATE = new VmShape(
             OptionalLong.empty(),
             List.of(),
@@ -36,9 +40,14 @@ record VmShape(
             List.of(),
             Optional.empty(),
             Optional.empty(),
+            Optional.empty(),
+            List.of(),
+            Optional.empty(),
+            Optional.empty(),
             Optional.empty());
 
     VmShape {
+        disks = List.copyOf(disks);
         networks = List.copyOf(networks);
         pci = List.copyOf(pci);
         userTags = List.copyOf(userTags);
@@ -71,8 +80,67 @@ record VmShape(
                 s.tags(),
                 s.hugepages(),
                 s.cpuAffinity(),
-                s.pool());
+                s.pool(),
+                s.disks(),
+                s.bios(),
+                s.efiStorage(),
+                s.tpmStorage());
     }
+
+    /**
+     * The drives Proxmox allocates on the clone, key to {@code STORAGE:SIZE} value: the type's data
+     * disks in the first slots of their bus the template leaves free, the EFI vars disk ({@code
+     * efitype=4m}, no Secure Boot keys enrolled) and the TPM 2.0 state disk, each unless the
+     * template has one (its clone has it then).
+     *
+     * @throws IllegalArgumentException naming {@code disks} when a bus has no free slot left
+     */
+    Map<String, String> newDrives(Template template) {
+        Map<String, String> out = new LinkedHashMap<>();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        template.disks().forEach(d -> taken.add(d.key()));
+        template.entries().keySet().stream()
+                .filter(k -> k.matches("(scsi|virtio)\\d+"))
+                .forEach(taken::add);
+        for (int i = 0; i < disks.size(); i++) {
+            DiskSpec d = disks.get(i);
+            String key = null;
+            for (int n = 0; n < DiskSpec.slots(d.bus()) && key == null; n++) {
+                if (!taken.contains(d.bus() + n)) {
+                    key = d.bus() + n;
+                }
+            }
+            if (key == null) {
+                throw new IllegalArgumentException("disks[" + i + "]: template " + template.vmid() + " leaves no "
+                        + d.bus() + " slot free (" + d.bus() + "0 to " + d.bus() + (DiskSpec.slots(d.bus()) - 1) + ")");
+            }
+            taken.add(key);
+            out.put(key, d.allocation());
+        }
+        if (efiStorage.isPresent() && !template.entries().containsKey("efidisk0")) {
+            out.put("efidisk0", efiStorage.get() + ":1,efitype=4m,pre-enrolled-keys=0");
+        }
+        if (tpmStorage.isPresent() && !template.entries().containsKey("tpmstate0")) {
+            out.put("tpmstate0", tpmStorage.get() + ":1,version=v2.0");
+        }
+        return out;
+    }
+
+    /** Bytes the drives of {@link #newDrives} take, per storage. */
+    Map<String, Long> newDriveBytes(Template template) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        disks.forEach(d -> out.merge(d.storage(), d.sizeBytes(), Long::sum));
+        if (efiStorage.isPresent() && !template.entries().containsKey("efidisk0")) {
+            out.merge(efiStorage.get(), EFI_TPM_BYTES, Long::sum);
+        }
+        if (tpmStorage.isPresent() && !template.entries().containsKey("tpmstate0")) {
+            out.merge(tpmStorage.get(), EFI_TPM_BYTES, Long::sum);
+        }
+        return out;
+    }
+
+    /** What an EFI vars disk or TPM state disk takes at most (4 MiB: an LVM extent). */
+    static final long EFI_TPM_BYTES = 4L << 20;
 
     /** The {@code net0} to write, when the type sets the first NIC. */
     Optional<String> net0(Template template) {

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -251,6 +252,29 @@ class PreflightOnSimulatorTest {
                     .isEqualTo("skip");
             assertThat(limited.clones()).isEmpty();
         }
+    }
+
+    @Test
+    void aTypesDataDisksAreAllocatedOnTheCloneAndConfirmedGoneWithIt() throws Exception {
+        List<String> flags = flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1"));
+        Files.writeString(
+                dir.resolve("types.json"),
+                "{\"pve.small\": {\"vcpu\": 1, \"memory_mib\": 1024, \"template_vmid\": "
+                        + TestingProxmoxCluster.TEMPLATE + ", \"disks\": [{\"storage\": \"local-lvm\", \"size_gib\":"
+                        + " 20}, {\"storage\": \"local-lvm\", \"size_gib\": 5, \"bus\": \"virtio\"}]}}");
+        Run run = preflight(live(flags, "--only", "pve.small@pve1"));
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.step("pve.small@pve1", "free space").get("detail").asText())
+                .contains("; local-lvm 512.0 GiB free, new drives need 25.0 GiB");
+        assertThat(run.step("pve.small@pve1", "clone").get("detail").asText())
+                .endsWith(", with scsi1, virtio0 allocated");
+        assertThat(run.step("pve.small@pve1", "destroy").get("detail").asText()).contains("and its disks are gone");
+        assertThat(cluster.simulator()
+                        .storage("local-lvm", "pve1")
+                        .orElseThrow()
+                        .volumes())
+                .as("no disk of the VM preflight made is left")
+                .isEmpty();
     }
 
     @Test

@@ -219,6 +219,17 @@ public final class PveClient {
     }
 
     /**
+     * {@code POST …/config} with new drives, each {@code STORAGE:SIZE[,options]}: a {@code qmconfig}
+     * task in which Proxmox allocates each volume and writes its key. Never sent again when its answer
+     * is lost (a repeat would allocate the volumes a second time): read the config back instead.
+     */
+    public Upid allocateDrives(String node, long vmid, Map<String, String> drives) {
+        FormParams.Builder b = FormParams.builder();
+        drives.forEach(b::add);
+        return task("POST", "POST config", vm(node, vmid) + "/config", b.build(), CallSafety.ONCE);
+    }
+
+    /**
      * {@code POST /nodes/{node}/storage/{storage}/upload} of {@code file} as {@code content} (an
      * {@code imgcopy} task); never sent again when its answer is lost.
      */
