@@ -179,7 +179,10 @@ public final class SimulatorConfig {
         return templates;
     }
 
-    /** The cluster's PCI resource mappings: id → node → how many devices it maps there. */
+    /**
+     * The PCI resource mappings the cluster starts with: id → node → how many devices it maps there
+     * (the API may change them while the simulator runs).
+     */
     public Map<String, Map<String, Integer>> pciMappings() {
         return pciMappings;
     }
@@ -330,7 +333,8 @@ public final class SimulatorConfig {
 
         /**
          * Adds {@code devices} PCI devices on {@code node} to the cluster-wide PCI resource mapping
-         * {@code id} ({@code /cluster/mapping/pci}), creating it.
+         * {@code id} ({@code /cluster/mapping/pci}), creating it. The cluster starts with it; the
+         * API may then change or delete it.
          */
         public Builder pciMapping(String id, String node, int devices) {
             pciMappings
