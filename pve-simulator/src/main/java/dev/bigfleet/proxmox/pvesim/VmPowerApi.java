@@ -266,12 +266,14 @@ final class VmPowerApi {
         return null;
     }
 
-    /** A NIC's bridge the node does not have: QEMU cannot plug the tap device in. */
+    /** A NIC's bridge the node does not have (neither its own nor a VNet's): QEMU cannot plug the tap device in. */
     private String missingBridge(Vm vm) {
         for (Map.Entry<String, Object> e : vm.config.entrySet()) {
             if (e.getKey().matches("net\\d+")) {
                 String bridge = QemuFormats.NET.parse(e.getValue().toString()).get("bridge");
-                if (bridge != null && !cluster.nodes.get(vm.node).spec.bridges().contains(bridge)) {
+                if (bridge != null
+                        && !cluster.nodes.get(vm.node).spec.bridges().contains(bridge)
+                        && cluster.vnets.get(bridge) == null) {
                     return bridge;
                 }
             }
