@@ -38,14 +38,14 @@ record PciMapping(String id, List<String> map, String description, Integer mdev,
 
     /**
      * The API's check of one {@code map} item at {@code path} ({@code map[0]}): null when valid, else
-     * the error pve-common names it with.
+     * the error pve-common gives, ending in a line break as the stringified exception does.
      */
     static String checkEntry(String path, String value) {
         try {
             ENTRY.parse(value, path);
             return null;
         } catch (IllegalArgumentException e) {
-            return "invalid format - " + e.getMessage();
+            return "invalid format - " + e.getMessage() + "\n";
         }
     }
 

@@ -121,7 +121,7 @@ class PciMappingApiTest {
         TestClient.Resp noPath = client.post("/cluster/mapping/pci", "id", "gpu-l4", "map", "node=pve1,id=10de:27b8");
         assertThat(noPath.status()).isEqualTo(400);
         assertThat(noPath.error("map[0]"))
-                .isEqualTo("invalid format - format error\nmap[0].path: property is missing and it is not optional");
+                .isEqualTo("invalid format - format error\nmap[0].path: property is missing and it is not optional\n");
         TestClient.Resp noMap = client.post("/cluster/mapping/pci", "id", "gpu-l4");
         assertThat(noMap.error("map")).isEqualTo("property is missing and it is not optional");
 
