@@ -61,6 +61,36 @@ final class Acl {
         throw denied(path + ", " + String.join("|", privileges));
     }
 
+    /**
+     * pve-access-control's {@code check_sdn_bridge}: whether one of the privileges is held on {@code
+     * /sdn/zones/<zone>/<bridge>}, or on one of the bridge's VLANs that has an ACL entry of its own
+     * ({@code /sdn/zones/<zone>/<bridge>/<tag>}).
+     */
+    boolean canAccessBridge(String zone, String bridge, String... privileges) {
+        String path = "/sdn/zones/" + zone + "/" + bridge;
+        if (hasAny(path, privileges)) {
+            return true;
+        }
+        for (String entry : token.paths()) {
+            if (entry.startsWith(path + "/")
+                    && entry.indexOf('/', path.length() + 1) < 0
+                    && hasAny(entry, privileges)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasAny(String path, String... privileges) {
+        Set<String> have = privileges(path);
+        for (String p : privileges) {
+            if (have.contains(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @param privileges alternatives, any one of which suffices */
     void requireVm(int vmid, String... privileges) {
         requireAny("/vms/" + vmid, privileges);

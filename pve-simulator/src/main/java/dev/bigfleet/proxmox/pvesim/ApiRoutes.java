@@ -8,6 +8,8 @@ final class ApiRoutes {
     ApiRoutes(Cluster cluster) {
         this.upload = new UploadApi(cluster);
         new ClusterApi(cluster).register(router);
+        new PciMappingApi(cluster).register(router);
+        new VnetApi(cluster).register(router);
         new NodeApi(cluster).register(router);
         new StorageApi(cluster).register(router);
         new StorageContentApi(cluster).register(router);

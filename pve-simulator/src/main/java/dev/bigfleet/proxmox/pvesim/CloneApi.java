@@ -1,7 +1,6 @@
 package dev.bigfleet.proxmox.pvesim;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -147,17 +146,12 @@ final class CloneApi {
         return shared;
     }
 
-    /** {@code SDN.Use} on each NIC's bridge (on its VLAN when tagged) in the local network zone. */
+    /** qemu-server's {@code check_bridge_access} on the source's NICs ({@link BridgeAccess}). */
     private void checkBridgeAccess(Vm vm) {
-        for (String key : List.copyOf(vm.config.keySet())) {
-            if (!key.matches("net\\d+")) {
-                continue;
-            }
-            var net = QemuFormats.NET.parse(vm.config.get(key).toString());
-            String bridge = net.get("bridge");
-            if (bridge != null) {
-                String tag = net.get("tag");
-                cluster.acl.require("/sdn/zones/localnetwork/" + bridge + (tag == null ? "" : "/" + tag), "SDN.Use");
+        for (String key : new java.util.TreeSet<>(vm.config.keySet())) {
+            if (key.matches("net\\d+")) {
+                BridgeAccess.requireUse(
+                        cluster, QemuFormats.NET.parse(vm.config.get(key).toString()));
             }
         }
     }

@@ -23,6 +23,11 @@ final class Cluster {
     final TreeMap<Integer, Vm> vms = new TreeMap<>();
     final TreeMap<Integer, Container> containers = new TreeMap<>();
     final TreeMap<String, Pool> pools = new TreeMap<>();
+    /** The cluster's PCI resource mappings ({@code mapping/pci.cfg}), changed through the API. */
+    final PciMappings pciMappings;
+    /** The SDN VNets, a bridge of their name on every node. */
+    final Vnets vnets;
+
     final Map<String, Task> tasks = new LinkedHashMap<>();
     final FaultState faults = new FaultState();
     final List<RecordedRequest> requests = new ArrayList<>();
@@ -77,6 +82,8 @@ final class Cluster {
         }
         this.storages = new Storages(
                 config.storages(), config.nodes().stream().map(NodeSpec::name).toList());
+        this.pciMappings = new PciMappings(config.pciMappings());
+        this.vnets = new Vnets(config.vnets());
         for (String p : config.pools()) {
             pools.put(p, new Pool(p, ""));
         }

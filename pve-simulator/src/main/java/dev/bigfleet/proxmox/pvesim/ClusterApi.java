@@ -17,7 +17,6 @@ final class ClusterApi {
         r.add("GET", "/version", ParamSchema.of(), c -> version());
         r.add("GET", "/nodes", ParamSchema.of(), c -> nodes());
         r.add("GET", "/cluster/status", ParamSchema.of(), c -> clusterStatus());
-        r.add("GET", "/cluster/mapping/pci", ParamSchema.of().string("check-node", false), c -> pciMappings());
         r.add(
                 "GET",
                 "/cluster/ha/status/manager_status",
@@ -105,36 +104,6 @@ final class ClusterApi {
         out.put("manager_status", manager);
         out.put("quorum", quorum);
         out.put("lrm_status", lrm);
-        return out;
-    }
-
-    /**
-     * pve-manager's PCI mapping index: only the mappings the token holds {@code Mapping.Modify},
-     * {@code Mapping.Use} or {@code Mapping.Audit} on ({@code /mapping/pci/<id>}), each with one
-     * property string per device and node.
-     */
-    private Object pciMappings() {
-        List<Object> out = new ArrayList<>();
-        cluster.config.pciMappings().forEach((id, perNode) -> {
-            String path = "/mapping/pci/" + id;
-            if (!cluster.acl.has(path, "Mapping.Modify")
-                    && !cluster.acl.has(path, "Mapping.Use")
-                    && !cluster.acl.has(path, "Mapping.Audit")) {
-                return;
-            }
-            List<String> map = new ArrayList<>();
-            perNode.forEach((node, devices) -> {
-                for (int i = 0; i < devices; i++) {
-                    map.add("id=10de:20b5,iommugroup=" + (40 + i) + ",node=" + node + ",path=0000:"
-                            + String.format("%02x", 0x41 + i) + ":00.0,subsystem-id=10de:1533");
-                }
-            });
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("id", id);
-            e.put("description", "");
-            e.put("map", map);
-            out.add(e);
-        });
         return out;
     }
 

@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * qemu-server's {@code check_vm_modify_config_perm} for the options the simulator takes: each
  * option (set or deleted) needs the privilege of its group on {@code /vms/<id>}, tags need
- * {@code VM.Config.Options}, and a NIC's bridge needs {@code SDN.Use} in the local network zone.
+ * {@code VM.Config.Options}, and a NIC's bridge needs {@code SDN.Use} in its zone ({@link BridgeAccess}).
  */
 final class ConfigPermissions {
     private static final Set<String> CPU = Set.of("cores", "cpu", "cpulimit", "cpuunits", "numa", "sockets", "vcpus");
@@ -17,7 +17,8 @@ final class ConfigPermissions {
 
     private ConfigPermissions() {}
 
-    static void check(Acl acl, int vmid, List<String> deletes, Map<String, String> changes) {
+    static void check(Cluster cluster, int vmid, List<String> deletes, Map<String, String> changes) {
+        Acl acl = cluster.acl;
         String path = "/vms/" + vmid;
         for (String key : deletes) {
             if (!valueDependent(key)) {
@@ -40,12 +41,7 @@ final class ConfigPermissions {
                 }
             }
             if (e.getKey().matches("net\\d+")) {
-                Map<String, String> net = QemuFormats.NET.parse(e.getValue());
-                String bridge = net.get("bridge");
-                if (bridge != null) {
-                    String tag = net.get("tag");
-                    acl.require("/sdn/zones/localnetwork/" + bridge + (tag == null ? "" : "/" + tag), "SDN.Use");
-                }
+                BridgeAccess.requireUse(cluster, QemuFormats.NET.parse(e.getValue()));
             }
         }
     }

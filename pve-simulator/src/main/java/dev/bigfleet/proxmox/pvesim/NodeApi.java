@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Node-level reads: status, network interfaces (bridges), and the CPU models QEMU offers. */
+/** Node-level reads: status, network interfaces (bridges and VNets), and the CPU models QEMU offers. */
 final class NodeApi {
     private final Cluster cluster;
 
@@ -50,21 +50,23 @@ final class NodeApi {
     }
 
     /**
-     * The node's interfaces: {@code eno1} and its bridges. A bridge is listed only to a token with
-     * {@code SDN.Audit} or {@code SDN.Use} on it (or on one of its VLANs) in the local network zone.
+     * pve-manager's interface list: {@code eno1}, the node's bridges and, for {@code any_bridge},
+     * {@code vnet} and {@code include_sdn}, the SDN VNets. A bridge is listed only to a token with
+     * {@code SDN.Audit} or {@code SDN.Use} on it (or on one of its VLANs) in the local network zone,
+     * a VNet likewise in its own zone ({@link Acl#canAccessBridge}).
      */
     private Object network(String node, String type) {
         List<Object> out = new ArrayList<>();
         Node n = cluster.nodes.get(node);
-        if (type == null || type.equals("eth")) {
+        boolean everyInterface = type == null || type.equals("include_sdn");
+        if (everyInterface || type.equals("eth")) {
             out.add(Map.of(
                     "iface", "eno1", "type", "eth", "active", 1, "exists", 1, "method", "manual", "priority", 3));
         }
-        if (type == null || type.equals("bridge") || type.equals("any_bridge") || type.equals("any_local_bridge")) {
+        if (everyInterface || type.equals("bridge") || type.equals("any_bridge") || type.equals("any_local_bridge")) {
             int priority = 4;
             for (String bridge : n.spec.bridges()) {
-                String path = "/sdn/zones/localnetwork/" + bridge;
-                if (!cluster.acl.has(path, "SDN.Use") && !cluster.acl.has(path, "SDN.Audit")) {
+                if (!cluster.acl.canAccessBridge(BridgeAccess.LOCAL_ZONE, bridge, "SDN.Audit", "SDN.Use")) {
                     continue;
                 }
                 Map<String, Object> e = new LinkedHashMap<>();
@@ -81,7 +83,26 @@ final class NodeApi {
                 out.add(e);
             }
         }
+        if (type != null && (type.equals("any_bridge") || type.equals("vnet") || type.equals("include_sdn"))) {
+            for (VnetSpec v : cluster.vnets.sorted()) {
+                if (cluster.acl.canAccessBridge(v.zone(), v.name(), "SDN.Audit", "SDN.Use")) {
+                    out.add(vnetInterface(v));
+                }
+            }
+        }
         return out;
+    }
+
+    /** pve-network's {@code get_local_vnets} entry (the simulated zones have no IPAM). */
+    private static Map<String, Object> vnetInterface(VnetSpec v) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("iface", v.name());
+        e.put("type", "vnet");
+        e.put("active", "1");
+        e.put("ipam", 0);
+        e.put("vlanaware", 0);
+        e.put("comments", v.alias());
+        return e;
     }
 
     private Object nodeStatus(String node) {

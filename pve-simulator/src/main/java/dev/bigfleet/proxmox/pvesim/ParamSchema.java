@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -42,6 +43,8 @@ final class ParamSchema {
     private final LinkedHashMap<String, ParamSpec> specs = new LinkedHashMap<>();
     /** {@code requires}: a parameter that is only valid together with another. */
     private final LinkedHashMap<String, String> requires = new LinkedHashMap<>();
+    /** An array parameter's check of each item: (path such as {@code map[0]}, value) to an error, or null. */
+    private final LinkedHashMap<String, BiFunction<String, String, String>> itemChecks = new LinkedHashMap<>();
 
     static ParamSchema of() {
         return new ParamSchema();
@@ -99,6 +102,15 @@ final class ParamSchema {
         return add(new ParamSpec(name, ParamType.ARRAY, required, 0, 0, 0, null, null, false));
     }
 
+    /**
+     * An array whose items are each checked, as pve-common checks {@code items}: a bad item's error
+     * is named {@code name[index]}.
+     */
+    ParamSchema array(String name, boolean required, BiFunction<String, String, String> itemCheck) {
+        itemChecks.put(name, itemCheck);
+        return array(name, required);
+    }
+
     ParamSchema node(String name) {
         return string(name, true, 0, NODE_CHECK);
     }
@@ -138,7 +150,18 @@ final class ParamSchema {
                 errors.put(s.name(), "Only root may use this option.");
                 continue;
             }
-            String problem = s.type() == ParamType.ARRAY ? null : check(s, v.get(v.size() - 1));
+            if (s.type() == ParamType.ARRAY) {
+                BiFunction<String, String, String> itemCheck = itemChecks.get(s.name());
+                for (int i = 0; itemCheck != null && i < v.size(); i++) {
+                    String path = s.name() + "[" + i + "]";
+                    String problem = itemCheck.apply(path, v.get(i));
+                    if (problem != null) {
+                        errors.put(path, problem);
+                    }
+                }
+                continue;
+            }
+            String problem = check(s, v.get(v.size() - 1));
             if (problem != null) {
                 errors.put(s.name(), problem);
             }

@@ -26,7 +26,7 @@ final class PropertyString {
     private final Map<String, String> aliases = new LinkedHashMap<>();
     private final Map<String, String> keyAliases = new LinkedHashMap<>();
     private String defaultKey;
-    private String required;
+    private final List<String> required = new java.util.ArrayList<>();
 
     PropertyString bool(String name) {
         return add(new Key(name, Kind.BOOLEAN, 0, 0, null, null));
@@ -50,8 +50,9 @@ final class PropertyString {
         return this;
     }
 
+    /** A key that must be given (each call adds one). */
     PropertyString requires(String name) {
-        this.required = name;
+        required.add(name);
         return this;
     }
 
@@ -78,6 +79,16 @@ final class PropertyString {
      *     the text Proxmox puts after {@code invalid format - }
      */
     Map<String, String> parse(String data) {
+        return parse(data, "");
+    }
+
+    /**
+     * As {@link #parse(String)}, for a value at {@code path} (a parameter's name, or {@code
+     * map[0]} for an array's item): each key's error is named {@code path.key}, as pve-common's
+     * {@code check_object} names it.
+     */
+    Map<String, String> parse(String data, String path) {
+        String prefix = path.isEmpty() ? "" : path + ".";
         Map<String, String> res = new LinkedHashMap<>();
         for (String part : data.split(",", -1)) {
             if (part.isBlank()) {
@@ -124,11 +135,13 @@ final class PropertyString {
         for (Map.Entry<String, String> e : res.entrySet()) {
             String problem = check(keys.get(e.getKey()), e.getValue());
             if (problem != null) {
-                errors.put(e.getKey(), problem);
+                errors.put(prefix + e.getKey(), problem);
             }
         }
-        if (required != null && !res.containsKey(required)) {
-            errors.put(required, "property is missing and it is not optional");
+        for (String key : required) {
+            if (!res.containsKey(key)) {
+                errors.put(prefix + key, "property is missing and it is not optional");
+            }
         }
         if (!errors.isEmpty()) {
             StringBuilder b = new StringBuilder("format error");

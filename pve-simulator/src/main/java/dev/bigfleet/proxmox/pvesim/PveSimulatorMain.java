@@ -133,6 +133,13 @@ public final class PveSimulatorMain implements Callable<Integer> {
                     + " gpu-a100=pve1:2,pve2:1 (repeatable; default: none)")
     List<String> pciMappings = List.of();
 
+    @Option(
+            names = "--vnet",
+            paramLabel = "NAME=ZONE[:TAG]",
+            description = "an SDN VNet (a bridge on every node, listed in /cluster/sdn/vnets) in ZONE, optionally"
+                    + " with its VLAN tag or VXLAN VNI, e.g. vnet1=zone1:100 (repeatable; default: none)")
+    List<String> vnets = List.of();
+
     @Option(names = "--node-cpus", paramLabel = "N", description = "CPU threads per node (default: ${DEFAULT-VALUE})")
     int nodeCpus = NodeSpec.DEFAULT_CPUS;
 
@@ -194,6 +201,21 @@ public final class PveSimulatorMain implements Callable<Integer> {
         }
     }
 
+    /** {@code NAME=ZONE[:TAG]} onto the builder; a bad one names the flag. */
+    private static void vnet(SimulatorConfig.Builder b, String value) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([^=]+)=([^:]+)(?::(\\d{1,8}))?")
+                .matcher(value.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("--vnet: " + value + " is not NAME=ZONE[:TAG] (e.g. vnet1=zone1:100)");
+        }
+        try {
+            VnetSpec v = VnetSpec.of(m.group(1).trim(), m.group(2).trim());
+            b.vnet(m.group(3) == null ? v : v.withTag(Integer.parseInt(m.group(3))));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--vnet: " + e.getMessage(), e);
+        }
+    }
+
     SimulatorConfig config() {
         SimulatorConfig.Builder b = SimulatorConfig.builder()
                 .address(addr)
@@ -231,6 +253,9 @@ public final class PveSimulatorMain implements Callable<Integer> {
         }
         for (String m : pciMappings) {
             pciMapping(b, m);
+        }
+        for (String v : vnets) {
+            vnet(b, v);
         }
         for (String p : pools) {
             if (!p.isBlank()) {

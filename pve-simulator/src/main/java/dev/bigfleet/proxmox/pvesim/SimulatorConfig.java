@@ -24,6 +24,7 @@ public final class SimulatorConfig {
     private final List<StorageSpec> storages;
     private final List<TemplateSpec> templates;
     private final Map<String, Map<String, Integer>> pciMappings;
+    private final List<VnetSpec> vnets;
     private final List<String> pools;
     private final ApiToken token;
     private final Path tlsDir;
@@ -62,6 +63,7 @@ public final class SimulatorConfig {
         Map<String, Map<String, Integer>> mappings = new java.util.TreeMap<>();
         b.pciMappings.forEach((id, perNode) -> mappings.put(id, Map.copyOf(perNode)));
         this.pciMappings = Map.copyOf(mappings);
+        this.vnets = List.copyOf(b.vnets);
         this.token = Objects.requireNonNull(b.token, "token is required");
         this.tlsDir = b.tlsDir;
         this.latency = b.latency;
@@ -111,6 +113,12 @@ public final class SimulatorConfig {
         for (StorageSpec s : storages) {
             if (!storageIds.add(s.id())) {
                 throw new IllegalArgumentException("storage " + s.id() + " given twice");
+            }
+        }
+        Set<String> vnetNames = new LinkedHashSet<>();
+        for (VnetSpec v : vnets) {
+            if (!vnetNames.add(v.name())) {
+                throw new IllegalArgumentException("VNet " + v.name() + " given twice");
             }
         }
         Set<Integer> ids = new LinkedHashSet<>();
@@ -179,9 +187,17 @@ public final class SimulatorConfig {
         return templates;
     }
 
-    /** The cluster's PCI resource mappings: id → node → how many devices it maps there. */
+    /**
+     * The PCI resource mappings the cluster starts with: id → node → how many devices it maps there
+     * (the API may change them while the simulator runs).
+     */
     public Map<String, Map<String, Integer>> pciMappings() {
         return pciMappings;
+    }
+
+    /** The cluster's SDN VNets (none unless given). */
+    public List<VnetSpec> vnets() {
+        return vnets;
     }
 
     public List<String> pools() {
@@ -262,6 +278,7 @@ public final class SimulatorConfig {
         private final List<StorageSpec> storages = new ArrayList<>();
         private final List<TemplateSpec> templates = new ArrayList<>();
         private final Map<String, Map<String, Integer>> pciMappings = new java.util.LinkedHashMap<>();
+        private final List<VnetSpec> vnets = new ArrayList<>();
         private final List<String> pools = new ArrayList<>();
         private ApiToken token;
         private Path tlsDir;
@@ -330,12 +347,22 @@ public final class SimulatorConfig {
 
         /**
          * Adds {@code devices} PCI devices on {@code node} to the cluster-wide PCI resource mapping
-         * {@code id} ({@code /cluster/mapping/pci}), creating it.
+         * {@code id} ({@code /cluster/mapping/pci}), creating it. The cluster starts with it; the
+         * API may then change or delete it.
          */
         public Builder pciMapping(String id, String node, int devices) {
             pciMappings
                     .computeIfAbsent(id, k -> new java.util.LinkedHashMap<>())
                     .merge(node, devices, Integer::sum);
+            return this;
+        }
+
+        /**
+         * Adds an SDN VNet ({@code /cluster/sdn/vnets}): a bridge of its name on every node, whose
+         * users need {@code SDN.Use} on {@code /sdn/zones/<zone>/<name>}.
+         */
+        public Builder vnet(VnetSpec v) {
+            vnets.add(Objects.requireNonNull(v));
             return this;
         }
 

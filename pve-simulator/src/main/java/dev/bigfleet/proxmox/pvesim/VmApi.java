@@ -179,7 +179,7 @@ final class VmApi {
         }
         cdroms.precheck(c.vmid(), changes);
         newDrives.precheck(changes);
-        ConfigPermissions.check(cluster.acl, c.vmid(), deletes, changes);
+        ConfigPermissions.check(cluster, c.vmid(), deletes, changes);
         Vm vm = cluster.vmOn(c.node(), c.vmid());
         if (p.has("digest") && !p.str("digest").equalsIgnoreCase(digest(vm))) {
             throw Errors.handler("checksum mismatch (file change by other user?)");

@@ -159,20 +159,16 @@ final class VmPowerApi {
     }
 
     /**
-     * What qemu-server's start says of the VM's mapped PCI devices: a mapping with no device on the
-     * node, a PCIe device without the q35 machine, or no free device of the mapping left on the node
-     * (each device is used by one running VM at a time); null when every device finds one.
+     * What qemu-server's start says of the VM's mapped PCI devices, against the cluster's mappings as
+     * they are now: a mapping that is gone or has no device on the node, a PCIe device without the
+     * q35 machine, or no free device of the mapping left on the node (each device is used by one
+     * running VM at a time); null when every device finds one.
      */
     private String pciProblem(Vm vm, String node) {
         java.util.List<Map<String, String>> devices = hostpci(vm);
         for (Map<String, String> d : devices) {
             String mapping = d.get("mapping");
-            if (mapping != null
-                    && cluster.config
-                                    .pciMappings()
-                                    .getOrDefault(mapping, Map.of())
-                                    .getOrDefault(node, 0)
-                            == 0) {
+            if (mapping != null && devicesOn(mapping, node) == 0) {
                 return "PCI device mapping not found for '" + mapping + "'";
             }
         }
@@ -201,13 +197,17 @@ final class VmPowerApi {
             if (mapping == null) {
                 continue;
             }
-            int onNode = cluster.config.pciMappings().get(mapping).get(node);
-            if (taken.getOrDefault(mapping, 0) >= onNode) {
+            if (taken.getOrDefault(mapping, 0) >= devicesOn(mapping, node)) {
                 return "could not find a free device for 'hostpci" + i + "'";
             }
             taken.merge(mapping, 1, Integer::sum);
         }
         return null;
+    }
+
+    private int devicesOn(String mapping, String node) {
+        PciMapping m = cluster.pciMappings.get(mapping);
+        return m == null ? 0 : m.devicesOn(node).size();
     }
 
     private static java.util.List<Map<String, String>> hostpci(Vm vm) {
@@ -266,12 +266,14 @@ final class VmPowerApi {
         return null;
     }
 
-    /** A NIC's bridge the node does not have: QEMU cannot plug the tap device in. */
+    /** A NIC's bridge the node does not have (neither its own nor a VNet's): QEMU cannot plug the tap device in. */
     private String missingBridge(Vm vm) {
         for (Map.Entry<String, Object> e : vm.config.entrySet()) {
             if (e.getKey().matches("net\\d+")) {
                 String bridge = QemuFormats.NET.parse(e.getValue().toString()).get("bridge");
-                if (bridge != null && !cluster.nodes.get(vm.node).spec.bridges().contains(bridge)) {
+                if (bridge != null
+                        && !cluster.nodes.get(vm.node).spec.bridges().contains(bridge)
+                        && cluster.vnets.get(bridge) == null) {
                     return bridge;
                 }
             }

@@ -72,6 +72,29 @@ class CliTest {
     }
 
     @Test
+    void vnetFlagsAddSdnVnetsInTheirZones() {
+        SimulatorConfig c = parse(
+                "--token",
+                "bigfleet@pve!autoscaler=SECRET",
+                "--tls-dir",
+                "/tmp/x",
+                "--vnet",
+                "tenant1=evpn1:10001",
+                "--vnet",
+                "lab=simple1");
+        assertThat(c.vnets())
+                .containsExactly(VnetSpec.of("tenant1", "evpn1").withTag(10001), VnetSpec.of("lab", "simple1"));
+        assertThat(parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x").vnets()).isEmpty();
+        assertThatThrownBy(() -> parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--vnet", "tenant1"))
+                .hasMessage("--vnet: tenant1 is not NAME=ZONE[:TAG] (e.g. vnet1=zone1:100)");
+        assertThatThrownBy(() -> parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--vnet", "tenant-one=evpn1"))
+                .hasMessage("--vnet: invalid VNet ID 'tenant-one': 2 to 8 letters and digits, starting with a letter");
+        assertThatThrownBy(() ->
+                        parse("--token", "a@pve!b=c", "--tls-dir", "/tmp/x", "--vnet", "ab=z1", "--vnet", "ab=z2"))
+                .hasMessage("VNet ab given twice");
+    }
+
+    @Test
     void storageFlagsChooseTheLayout() {
         SimulatorConfig c = parse(
                 "--nodes",
