@@ -4,16 +4,29 @@ import { $, attentionBadge, el, emptyRow, stateBadge, td } from './dom.js';
 import { count, since } from './format.js';
 import { view } from './view.js';
 
-/** The host cell: node/VMID, a link to the VM in the Proxmox web UI when the backend has one. */
+/**
+ * The host cell: node/VMID, a link to the VM in the Proxmox web UI when the backend has one, and
+ * the static addresses of its NICs when it has any.
+ */
 export function hostCell(m) {
   if (!m.host) return document.createTextNode('–');
-  if (!m.proxmox_url) return document.createTextNode(m.host);
-  const a = el('a', 'vm-link', m.host);
-  a.href = m.proxmox_url;
-  a.target = '_blank';
-  a.rel = 'noopener noreferrer';
-  a.title = 'open VM ' + m.host + ' in the Proxmox web UI';
-  return a;
+  let vm;
+  if (!m.proxmox_url) {
+    vm = document.createTextNode(m.host);
+  } else {
+    vm = el('a', 'vm-link', m.host);
+    vm.href = m.proxmox_url;
+    vm.target = '_blank';
+    vm.rel = 'noopener noreferrer';
+    vm.title = 'open VM ' + m.host + ' in the Proxmox web UI';
+  }
+  if (!m.addresses || m.addresses.length === 0) return vm;
+  const cell = el('span');
+  cell.appendChild(vm);
+  const addresses = el('span', 'addresses', m.addresses.join(', '));
+  addresses.title = 'static addresses of the VM\'s NICs';
+  cell.appendChild(addresses);
+  return cell;
 }
 
 export function renderMachines(page, open) {

@@ -21,14 +21,10 @@ final class ConfigPermissions {
         Acl acl = cluster.acl;
         String path = "/vms/" + vmid;
         for (String key : deletes) {
-            if (!valueDependent(key)) {
-                acl.require(path, privilege(key));
-            }
+            requireFor(acl, path, key);
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
-            if (!valueDependent(e.getKey())) {
-                acl.require(path, privilege(e.getKey()));
-            }
+            requireFor(acl, path, e.getKey());
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
             if (e.getKey().matches("hostpci\\d+")) {
@@ -52,6 +48,21 @@ final class ConfigPermissions {
      */
     private static boolean valueDependent(String key) {
         return Drives.isDrive(key) || key.equals("cdrom");
+    }
+
+    /** qemu-server's cloud-init options, which either privilege lets a token write. */
+    private static final Set<String> CLOUDINIT =
+            Set.of("cicustom", "cipassword", "citype", "ciuser", "ciupgrade", "nameserver", "searchdomain", "sshkeys");
+
+    private static void requireFor(Acl acl, String path, String key) {
+        if (valueDependent(key)) {
+            return;
+        }
+        if (CLOUDINIT.contains(key) || key.matches("ipconfig\\d+")) {
+            acl.requireAny(path, "VM.Config.Cloudinit", "VM.Config.Network");
+            return;
+        }
+        acl.require(path, privilege(key));
     }
 
     private static String privilege(String key) {

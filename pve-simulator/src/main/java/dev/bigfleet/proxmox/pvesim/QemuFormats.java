@@ -33,6 +33,27 @@ final class QemuFormats {
 
     static final PropertyString NET = net();
 
+    /**
+     * {@code ipconfigN}: the addresses Proxmox writes into a cloud-init drive: {@code ip} ({@code
+     * dhcp} or an IPv4 CIDR), {@code gw}, {@code ip6} ({@code dhcp}, {@code auto} or an IPv6 CIDR),
+     * {@code gw6}.
+     */
+    static final PropertyString IPCONFIG = new PropertyString()
+            .string(
+                    "ip",
+                    v -> v.equals("dhcp") || v.matches("\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}")
+                            ? null
+                            : "value does not look like a valid IPv4 network configuration")
+            .string(
+                    "gw",
+                    v -> v.matches("\\d{1,3}(\\.\\d{1,3}){3}") ? null : "value does not look like a valid IPv4 address")
+            .string(
+                    "ip6",
+                    v -> v.equals("dhcp") || v.equals("auto") || v.matches("[0-9a-fA-F:]+/\\d{1,3}")
+                            ? null
+                            : "value does not look like a valid IPv6 network configuration")
+            .string("gw6", v -> v.matches("[0-9a-fA-F:]+") ? null : "value does not look like a valid IPv6 address");
+
     /** {@code hostpciN}: a host device by address (root only) or a cluster mapping by id (the keys the simulator knows). */
     static final PropertyString HOSTPCI = new PropertyString()
             .string("host", null)

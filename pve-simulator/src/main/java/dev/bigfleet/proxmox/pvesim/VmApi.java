@@ -27,6 +27,16 @@ final class VmApi {
         return null;
     }
 
+    /** {@code address-list}: IP addresses separated by spaces, commas or semicolons. */
+    private static String nameserverCheck(String v) {
+        for (String a : v.split("[,;\\s]+", -1)) {
+            if (!a.isEmpty() && !a.matches("\\d{1,3}(\\.\\d{1,3}){3}") && !a.matches("[0-9a-fA-F:]+")) {
+                return "invalid format - value does not look like a valid address: " + a;
+            }
+        }
+        return null;
+    }
+
     private static String tagsCheck(String v) {
         return Tags.normalise(v) == null ? "invalid format - invalid characters in tag" : null;
     }
@@ -112,6 +122,11 @@ final class VmApi {
         schema.string("efidisk0", false, 0, NewDrives.EFIDISK.checker());
         schema.string("tpmstate0", false, 0, NewDrives.TPMSTATE.checker());
         schema.oneOf("bios", "seabios", "ovmf");
+        for (int i = 0; i < 32; i++) {
+            schema.string("ipconfig" + i, false, 0, QemuFormats.IPCONFIG.checker());
+        }
+        schema.string("nameserver", false, 0, VmApi::nameserverCheck);
+        schema.string("searchdomain", false, 0, null);
         schema.string(
                 "machine",
                 false,

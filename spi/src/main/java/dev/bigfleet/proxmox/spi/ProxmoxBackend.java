@@ -100,6 +100,15 @@ public interface ProxmoxBackend extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Optional capability: the static addresses {@code vm}'s NICs were given, each with its prefix
+     * ({@code 10.20.0.12/24}), for the admin page and API to show beside the machine. Computed
+     * locally, without a call; empty for a VM whose addresses come from DHCP.
+     */
+    default java.util.List<String> vmAddresses(VmTarget vm) {
+        return java.util.List.of();
+    }
+
     /** Releases what the backend holds (threads, connections); called once, at shutdown. */
     @Override
     default void close() {}

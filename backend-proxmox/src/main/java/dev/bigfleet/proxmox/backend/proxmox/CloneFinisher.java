@@ -9,6 +9,7 @@ import dev.bigfleet.proxmox.backend.proxmox.client.VmSettings;
 import dev.bigfleet.proxmox.spi.BackendException;
 import dev.bigfleet.proxmox.spi.CloneSpec;
 import dev.bigfleet.proxmox.spi.OperationContext;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,6 +27,7 @@ final class CloneFinisher {
     private final PowerControl power;
     private final AgentWaiter agent;
     private final CloneLocator locator;
+    private final AddressAllocator addresses;
 
     CloneFinisher(
             PveClient api,
@@ -34,7 +36,8 @@ final class CloneFinisher {
             TaskWaiter tasks,
             PowerControl power,
             AgentWaiter agent,
-            CloneLocator locator) {
+            CloneLocator locator,
+            AddressAllocator addresses) {
         this.api = api;
         this.markers = markers;
         this.inventory = inventory;
@@ -42,6 +45,7 @@ final class CloneFinisher {
         this.power = power;
         this.agent = agent;
         this.locator = locator;
+        this.addresses = addresses;
     }
 
     /**
@@ -60,12 +64,14 @@ final class CloneFinisher {
 
     /** The clone's config written and its boot disk grown, not started; returns the node it is on. */
     String shape(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context) throws BackendException {
-        VmSettings settings = settings(spec, p, context.operationId());
+        List<StaticAddress> given = pickAddresses(spec.machineId(), vmid, p);
+        VmSettings settings = settings(spec, p, context.operationId(), given);
         String node = spec.zone();
         try {
             api.updateConfig(node, vmid, settings);
         } catch (PveApiException e) {
             if (!e.vmMissing()) {
+                addresses.release(spec.machineId());
                 throw new BackendException("configure clone " + node + "/" + vmid + ": " + e.getMessage(), e);
             }
             // not where the clone was aimed (HA moved it): find it
@@ -76,10 +82,71 @@ final class CloneFinisher {
                             "configure clone " + spec.zone() + "/" + vmid + ": the clone vanished"));
             write(node, vmid, settings);
         }
-        inventory.remember(vmid, settings.tags(), markers.description(spec.machineId(), context.operationId()));
+        given = confirmAddresses(node, vmid, spec, p, context.operationId(), given);
+        inventory.remember(
+                vmid,
+                settings(spec, p, context.operationId(), given).tags(),
+                markers.description(spec.machineId(), context.operationId()).withAddresses(given));
         grow(node, vmid, p, Optional.empty(), context);
         allocate(node, vmid, p, Optional.empty(), context);
         return node;
+    }
+
+    /** Static addresses for the type's NICs that have a pool, from what the cluster's VMs carry. */
+    List<StaticAddress> pickAddresses(String machineId, long vmid, Optional<Placement> p) throws BackendException {
+        if (p.isEmpty()
+                || p.get().shape().networks().stream()
+                        .noneMatch(n -> n.addresses().isPresent())) {
+            return List.of();
+        }
+        Map<Long, java.util.Set<String>> taken;
+        try {
+            taken = AddressAllocator.taken(api.vmResources());
+        } catch (PveApiException e) {
+            throw new BackendException("list the cluster's VMs for the addresses they hold: " + e.getMessage(), e);
+        }
+        return addresses.pick(machineId, vmid, p.get().shape().networks(), taken);
+    }
+
+    /** Keeps the addresses an adopted VM already carries for its machine. */
+    void keepAddresses(String machineId, List<StaticAddress> given) {
+        addresses.keep(machineId, given);
+    }
+
+    /**
+     * After the clone's addresses are written: when another VM turned out to carry one of them too
+     * (another process picked it at the same moment), picks them anew and writes them again, a few
+     * times at most. Returns the addresses the clone keeps.
+     */
+    List<StaticAddress> confirmAddresses(
+            String node,
+            long vmid,
+            CloneSpec spec,
+            Optional<Placement> p,
+            String operationId,
+            List<StaticAddress> given)
+            throws BackendException {
+        List<StaticAddress> current = given;
+        for (int attempt = 0; !current.isEmpty(); attempt++) {
+            Map<Long, java.util.Set<String>> taken;
+            try {
+                taken = AddressAllocator.taken(api.vmResources());
+            } catch (PveApiException e) {
+                throw new BackendException("list the cluster's VMs for the addresses they hold: " + e.getMessage(), e);
+            }
+            java.util.Set<String> clash = AddressAllocator.conflicts(current, vmid, taken);
+            if (clash.isEmpty()) {
+                return current;
+            }
+            if (attempt == 3) {
+                throw new BackendException("VM " + node + "/" + vmid + ": other VMs keep taking the addresses picked"
+                        + " for it (" + String.join(", ", clash) + ")");
+            }
+            current = addresses.pick(
+                    spec.machineId(), vmid, p.orElseThrow().shape().networks(), taken);
+            write(node, vmid, settings(spec, p, operationId, current));
+        }
+        return current;
     }
 
     /**
@@ -164,17 +231,43 @@ final class CloneFinisher {
         return String.join(", ", keys);
     }
 
-    VmSettings settings(CloneSpec spec, Optional<Placement> p, String operationId) {
+    VmSettings settings(CloneSpec spec, Optional<Placement> p, String operationId, List<StaticAddress> given) {
+        Map<String, String> extra = new java.util.LinkedHashMap<>(
+                p.map(x -> extra(x.shape(), x.template())).orElse(Map.of()));
+        if (p.isPresent() && p.get().template().hasCloudInitDrive()) {
+            extra.putAll(ipconfig(given));
+        }
         return new VmSettings(
                 spec.instanceType().vcpu(),
                 spec.instanceType().memoryMib(),
-                p.map(x -> x.shape().withUserTags(markers.tagsFor(spec.machineId())))
-                        .orElse(markers.tagsFor(spec.machineId())),
-                markers.description(spec.machineId(), operationId).render(),
+                AddressAllocator.tagged(
+                        p.map(x -> x.shape().withUserTags(markers.tagsFor(spec.machineId())))
+                                .orElse(markers.tagsFor(spec.machineId())),
+                        given),
+                markers.description(spec.machineId(), operationId)
+                        .withAddresses(given)
+                        .render(),
                 true,
                 p.flatMap(x -> x.shape().net0(x.template())),
                 p.flatMap(x -> x.shape().cpuType()),
-                p.map(x -> extra(x.shape(), x.template())).orElse(Map.of()));
+                extra);
+    }
+
+    /**
+     * Proxmox's cloud-init settings for a template's cloud-init drive: {@code ipconfig<N>} per
+     * static address and the DNS servers ({@code nameserver}, one list for the VM: the first NIC's
+     * that has any).
+     */
+    static Map<String, String> ipconfig(List<StaticAddress> given) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (StaticAddress a : given) {
+            out.put("ipconfig" + a.nic().substring(3), a.ipconfig());
+        }
+        given.stream()
+                .filter(a -> !a.dns().isEmpty())
+                .findFirst()
+                .ifPresent(a -> out.put("nameserver", String.join(" ", a.dns())));
+        return out;
     }
 
     /**

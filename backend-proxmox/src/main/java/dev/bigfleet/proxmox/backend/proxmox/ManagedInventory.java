@@ -81,6 +81,18 @@ final class ManagedInventory {
         return out;
     }
 
+    /** The static addresses the description of VM {@code vmid} records for {@code machineId}, as last read. */
+    List<String> addresses(long vmid, String machineId) {
+        VmIdentity identity = known.get(vmid);
+        if (identity == null) {
+            return List.of();
+        }
+        return identity.description()
+                .filter(d -> d.machineId().equals(machineId))
+                .map(d -> d.addresses().stream().map(StaticAddress::cidr).toList())
+                .orElse(List.of());
+    }
+
     /**
      * The VM's description, from memory when its listing facts have not changed, else read from its
      * config. Empty when the VM vanished or its config is not readable yet.

@@ -20,6 +20,7 @@ import java.util.TreeMap;
  * @param queues its multiqueue count, 1 to 64 (virtio only)
  * @param firewall whether Proxmox's firewall filters it
  * @param model its NIC model, e.g. virtio or e1000
+ * @param addresses the pool its static address is taken from; none for an address by DHCP
  */
 record NetworkSpec(
         String bridge,
@@ -27,13 +28,14 @@ record NetworkSpec(
         Optional<Integer> mtu,
         Optional<Integer> queues,
         Optional<Boolean> firewall,
-        Optional<String> model) {
+        Optional<String> model,
+        Optional<AddressPool> addresses) {
 
     /** qemu-server's {@code MAX_NETS}: {@code net0} to {@code net31}. */
     static final int MAX = 32;
 
     /** The keys of an entry. */
-    static final List<String> KEYS = List.of("bridge", "vlan", "mtu", "queues", "firewall", "model");
+    static final List<String> KEYS = List.of("bridge", "vlan", "mtu", "queues", "firewall", "model", "addresses");
 
     /** The smallest MTU other than 1 (the bridge's), as qemu-server requires for a virtio NIC. */
     static final int MIN_MTU = 576;
@@ -42,7 +44,8 @@ record NetworkSpec(
 
     /** A NIC on {@code bridge}, tagged {@code vlan}, the rest as the template's: the {@code bridge} and {@code vlan} keys. */
     static NetworkSpec onBridge(String bridge, Optional<Integer> vlan) {
-        return new NetworkSpec(bridge, vlan, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        return new NetworkSpec(
+                bridge, vlan, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -101,7 +104,10 @@ record NetworkSpec(
                 mtu,
                 number(n, "queues", what, 1, 64),
                 fw.isMissingNode() ? Optional.empty() : Optional.of(fw.asBoolean()),
-                model);
+                model,
+                n.path("addresses").isMissingNode()
+                        ? Optional.empty()
+                        : Optional.of(AddressPool.parse(n.path("addresses"), what + ": addresses")));
         if (model.isPresent() && !model.get().equals("virtio")) {
             spec.virtioOnlyKeys().ifPresent(k -> {
                 throw new IllegalArgumentException(what + ": " + k + " is for virtio NICs only (model " + m + ")");

@@ -212,6 +212,12 @@ final class PlacementCheck {
                         + nic.bridge() + " (it has " + String.join(", ", onNode) + "), or the token lacks SDN.Use"
                         + " on /sdn/zones/localnetwork/" + nic.bridge());
             }
+            if (nic.addresses().isPresent() && !p.bootstrap().nocloud() && !t.hasCloudInitDrive()) {
+                throw new IllegalArgumentException(entry + key + ": addresses: a static address reaches the guest"
+                        + " through cloud-init: give the type bootstrap \"nocloud\" (its seed's network-config) or"
+                        + " template " + t.vmid() + " a cloud-init drive (qm set " + t.vmid() + " --ide2"
+                        + " local-lvm:cloudinit), whose ipconfig" + i + " Proxmox fills");
+            }
             Optional<NicSpec> fromTemplate = Optional.ofNullable(t.nics().get("net" + i));
             String model = nic.modelOver(fromTemplate);
             if (!model.equals("virtio") && nic.virtioOnlyKeys().isPresent()) {

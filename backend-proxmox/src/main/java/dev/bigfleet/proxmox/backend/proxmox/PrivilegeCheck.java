@@ -77,6 +77,14 @@ final class PrivilegeCheck {
                 for (NetworkSpec nic : p.shape().networks()) {
                     add(need, nic.sdnPath(), "SDN.Use");
                 }
+                if (p.template().hasCloudInitDrive()
+                        && p.shape().networks().stream()
+                                .anyMatch(n -> n.addresses().isPresent())) {
+                    // static addresses written as ipconfigN and nameserver for the cloud-init drive:
+                    // qemu-server takes either privilege for them
+                    need.computeIfAbsent(vms, k -> new LinkedHashSet<>())
+                            .add(PrivilegeNeed.anyOf("VM.Config.Cloudinit", "VM.Config.Network"));
+                }
             }
             if (!p.shape().pci().isEmpty()) {
                 // hostpciN and machine are hardware options; a mapped device also needs Mapping.Use on it

@@ -54,6 +54,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final CapacityGate capacity;
     private final StorageStatusCache storageStatus;
     private final StorageGate storage;
+    private final AddressAllocator addresses = new AddressAllocator();
     private final VerifiedVms verified = new VerifiedVms();
     private final Redactor redactor;
     private volatile PlacementPlan plan = new PlacementPlan(List.of());
@@ -95,7 +96,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.storage = new StorageGate(storageStatus);
         this.journal = new CloneJournal();
         this.locator = new CloneLocator(api, markers);
-        this.finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator);
+        this.finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator, addresses);
         this.schedulability = new NodeSchedulability(api);
         this.creator = new VmCreator(
                 api,
@@ -265,6 +266,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
             inventory.forget(target.vmid());
             capacity.release(target.machineId());
             storage.release(target.machineId());
+            addresses.release(target.machineId());
             return null;
         });
     }
@@ -375,6 +377,12 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     @Override
     public Optional<URI> webUiLink(VmTarget vm) {
         return Optional.of(webUi.vmPage(vm.vmid()));
+    }
+
+    /** The addresses its description records, as the last listing read it (no call). */
+    @Override
+    public List<String> vmAddresses(VmTarget vm) {
+        return inventory.addresses(vm.vmid(), vm.machineId());
     }
 
     /** The machine's VM, owned: as ensureRunning just proved in this operation, or checked now. */

@@ -80,8 +80,13 @@ final class SeedDelivery {
         Optional<String> drive = Optional.empty();
         boolean booted = false;
         try {
-            drive = Optional.of(stage(
-                    vm, config, seed, new NoCloudSeed(instanceId(vm, context), node, blob, Optional.empty()), context));
+            Optional<String> network = NetworkConfig.render(
+                    VmDescription.parse(config.description())
+                            .map(VmDescription::addresses)
+                            .orElse(List.of()),
+                    config);
+            drive = Optional.of(
+                    stage(vm, config, seed, new NoCloudSeed(instanceId(vm, context), node, blob, network), context));
             boot(vm, context);
             booted = true;
             clusters.waitReady(clusterId, node, context.deadline().minus(READY_MARGIN));

@@ -88,6 +88,11 @@ record Template(
                 k -> disks.stream().filter(d -> d.key().equals(k)).findFirst());
     }
 
+    /** Whether it has a cloud-init drive, which Proxmox fills from the clone's {@code ipconfigN} and {@code nameserver}. */
+    boolean hasCloudInitDrive() {
+        return disks.stream().anyMatch(TemplateDisk::cloudinit);
+    }
+
     /** The storages its drives are on. */
     List<String> storages() {
         return disks.stream().map(TemplateDisk::storage).distinct().toList();

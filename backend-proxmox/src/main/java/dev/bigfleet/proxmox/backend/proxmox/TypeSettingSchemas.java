@@ -117,6 +117,43 @@ final class TypeSettingSchemas {
                 .put("description", "The NIC model; the template's NIC's without it, virtio past its NICs.")
                 .put("type", "string");
         NicSpec.MODELS.forEach(model.putArray("enum")::add);
+        ObjectNode addressPool = nicKeys.putObject("addresses")
+                .put("title", "Static addresses")
+                .put(
+                        "description",
+                        "The IPv4 pool the NIC's static address is taken from, for guests without DHCP: each VM"
+                                + " gets the lowest free address of the range, kept on the VM (its description and a"
+                                + " bigfleet-ip- tag) and freed when it is deleted; delivered as the NoCloud seed's"
+                                + " network-config, or as ipconfigN for a template's cloud-init drive.")
+                .put("type", "object")
+                .put("additionalProperties", false);
+        addressPool.putArray("required").add("cidr");
+        ObjectNode poolKeys = addressPool.putObject("properties");
+        poolKeys.putObject("cidr")
+                .put("title", "Subnet")
+                .put("description", "The NIC's IPv4 subnet, /8 to /30, e.g. \"10.20.0.0/24\".")
+                .put("type", "string")
+                .put("pattern", "^\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}$");
+        poolKeys.putObject("range")
+                .put("title", "Range")
+                .put(
+                        "description",
+                        "The addresses handed out, FIRST-LAST within the subnet, e.g. \"10.20.0.10-10.20.0.99\";"
+                                + " every host address of the subnet but the gateway without it.")
+                .put("type", "string");
+        poolKeys.putObject("gateway")
+                .put("title", "Gateway")
+                .put("description", "The default gateway, a host address of the subnet; none without it.")
+                .put("type", "string");
+        ObjectNode dns = poolKeys.putObject("dns")
+                .put("title", "DNS servers")
+                .put("description", "Up to 3 IPv4 DNS servers.")
+                .put("type", "array")
+                .put("maxItems", 3);
+        dns.putObject("items")
+                .put("title", "DNS server")
+                .put("description", "The IPv4 address of a DNS server.")
+                .put("type", "string");
         schemas.put("networks", networks);
 
         ObjectNode cpu = described("CPU model", "The clone's CPU model, e.g. \"host\" or \"x86-64-v2-AES\".");

@@ -93,17 +93,21 @@ final class VmAdopter {
         }
         String node = settled.get().node();
         VmConfig config = settled.get().config().orElseThrow();
-        VmSettings wanted = finisher.settings(
-                spec,
-                p,
-                VmDescription.parse(config.description())
-                        .map(VmDescription::operationId)
-                        .orElse(""));
+        Optional<VmDescription> described = VmDescription.parse(config.description());
+        List<StaticAddress> addresses = described.map(VmDescription::addresses).orElse(List.of());
+        if (addresses.isEmpty()) {
+            addresses = finisher.pickAddresses(spec.machineId(), vmid, p);
+        } else {
+            finisher.keepAddresses(spec.machineId(), addresses);
+        }
+        String operationId = described.map(VmDescription::operationId).orElse("");
+        VmSettings wanted = finisher.settings(spec, p, operationId, addresses);
         if (config.cores() != wanted.cores()
                 || config.memoryMib() != wanted.memoryMib()
                 || !config.agentEnabled()
                 || !config.tags().contains(markers.providerTag())
                 || !config.tags().contains(markers.machineTag(spec.machineId()))
+                || !addresses.stream().allMatch(a -> config.tags().contains(a.tag()))
                 || !p.map(x -> x.shape().userTags()).orElse(List.of()).stream().allMatch(config.tags()::contains)
                 || !wanted.cpu().equals(wanted.cpu().flatMap(c -> config.entry("cpu")))
                 || !sameNic(wanted.net0(), config.entry("net0"))
@@ -111,6 +115,10 @@ final class VmAdopter {
                         .filter(e -> e.getKey().matches("net\\d+"))
                         .allMatch(e -> sameNic(Optional.of(e.getValue()), config.entry(e.getKey())))) {
             finisher.write(node, vmid, wanted);
+        }
+        List<StaticAddress> kept = finisher.confirmAddresses(node, vmid, spec, p, operationId, addresses);
+        if (!kept.equals(addresses)) {
+            wanted = finisher.settings(spec, p, operationId, kept);
         }
         finisher.grow(node, vmid, p, Optional.of(config), context);
         finisher.allocate(node, vmid, p, Optional.of(config), context);

@@ -10,9 +10,15 @@ import java.util.Optional;
  * survive. It is what every destructive or secret-bearing action checks first; tags and names
  * only pick candidates, because they are lossy (lower-cased, shortened). From a Configure until its
  * Drain it also carries the machine's binding ({@link BindingLine}), so that a provider that lost
- * its state rebuilds the machine as CONFIGURED.
+ * its state rebuilds the machine as CONFIGURED, and from its Create the static addresses its NICs
+ * were given ({@link StaticAddress}), so that a rebuild finds them.
  */
-record VmDescription(String provider, String machineId, String operationId, Optional<VmBinding> binding) {
+record VmDescription(
+        String provider,
+        String machineId,
+        String operationId,
+        Optional<VmBinding> binding,
+        java.util.List<StaticAddress> addresses) {
     static final String HEADER = "BigFleet managed VM. Do not edit the lines below.";
     private static final String PROVIDER = "bigfleet-provider=";
     private static final String MACHINE = "bigfleet-machine-id=";
@@ -23,14 +29,20 @@ record VmDescription(String provider, String machineId, String operationId, Opti
         Objects.requireNonNull(machineId, "machineId");
         Objects.requireNonNull(operationId, "operationId");
         Objects.requireNonNull(binding, "binding");
+        addresses = java.util.List.copyOf(addresses);
     }
 
     VmDescription(String provider, String machineId, String operationId) {
-        this(provider, machineId, operationId, Optional.empty());
+        this(provider, machineId, operationId, Optional.empty(), java.util.List.of());
     }
 
     VmDescription withBinding(Optional<VmBinding> next) {
-        return new VmDescription(provider, machineId, operationId, next);
+        return new VmDescription(provider, machineId, operationId, next, addresses);
+    }
+
+    /** With the static addresses its NICs were given, one line each. */
+    VmDescription withAddresses(java.util.List<StaticAddress> next) {
+        return new VmDescription(provider, machineId, operationId, binding, next);
     }
 
     /** Whether a value can be stored on one description line and read back unchanged. */
@@ -40,8 +52,19 @@ record VmDescription(String provider, String machineId, String operationId, Opti
     }
 
     String render() {
-        return HEADER + "\n" + PROVIDER + provider + "\n" + MACHINE + machineId + "\n" + OPERATION + operationId
-                + binding.map(b -> "\n" + BindingLine.render(b)).orElse("");
+        StringBuilder b = new StringBuilder(HEADER)
+                .append('\n')
+                .append(PROVIDER)
+                .append(provider)
+                .append('\n')
+                .append(MACHINE)
+                .append(machineId)
+                .append('\n')
+                .append(OPERATION)
+                .append(operationId);
+        addresses.forEach(a -> b.append('\n').append(a.line()));
+        binding.ifPresent(x -> b.append('\n').append(BindingLine.render(x)));
+        return b.toString();
     }
 
     /** Reads the markers back; empty when the text is not a BigFleet description. */
@@ -53,6 +76,7 @@ record VmDescription(String provider, String machineId, String operationId, Opti
         String machine = null;
         String operation = "";
         Optional<VmBinding> binding = Optional.empty();
+        java.util.List<StaticAddress> addresses = new java.util.ArrayList<>();
         for (String line : text.get().split("\r?\n", -1)) {
             if (line.startsWith(PROVIDER) && provider == null) {
                 provider = line.substring(PROVIDER.length());
@@ -62,12 +86,14 @@ record VmDescription(String provider, String machineId, String operationId, Opti
                 operation = line.substring(OPERATION.length()).strip();
             } else if (line.startsWith(BindingLine.PREFIX)) {
                 binding = Optional.of(BindingLine.parse(line.strip()));
+            } else if (line.startsWith(StaticAddress.LINE)) {
+                StaticAddress.parse(line.strip()).ifPresent(addresses::add);
             }
         }
         if (provider == null || machine == null) {
             return Optional.empty();
         }
-        return Optional.of(new VmDescription(provider, machine, operation, binding));
+        return Optional.of(new VmDescription(provider, machine, operation, binding, addresses));
     }
 
     boolean belongsTo(String providerLabel, String machine) {

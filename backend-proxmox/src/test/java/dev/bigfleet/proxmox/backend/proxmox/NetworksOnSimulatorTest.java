@@ -151,7 +151,7 @@ class NetworksOnSimulatorTest {
                 .isEqualTo("--instance-types \"pve.small\": networks[0]: bridge is missing (e.g. \"vmbr0\")");
         assertThat(refused(small("[{\"bridge\": \"vmbr0\", \"speed\": 10}]"), p -> p))
                 .isEqualTo("--instance-types \"pve.small\": networks[0]: unknown key \"speed\" (bridge, vlan, mtu,"
-                        + " queues, firewall, model)");
+                        + " queues, firewall, model, addresses)");
         assertThat(refused(small("[{\"bridge\": \"vmbr0\"}, {\"bridge\": \"vmbr1\", \"mtu\": 100}]"), p -> p))
                 .isEqualTo("--instance-types \"pve.small\": networks[1]: mtu must be 1 (the bridge's) or from 576 to"
                         + " 65520, got 100");

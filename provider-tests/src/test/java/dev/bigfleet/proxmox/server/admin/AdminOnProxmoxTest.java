@@ -7,10 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
 import dev.bigfleet.proxmox.pvesim.NodeSpec;
 import dev.bigfleet.proxmox.pvesim.PveSimulator;
+import dev.bigfleet.proxmox.pvesim.TemplateSpec;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The admin API on the real Proxmox backend, driving the Proxmox API simulator over HTTPS: a machine
@@ -28,6 +32,36 @@ class AdminOnProxmoxTest {
                 .flags("--agent-timeout", "1m")
                 .flags(extra)
                 .build();
+    }
+
+    @Test
+    void aMachineWhoseVmHasAStaticAddressShowsIt(@TempDir Path dir) throws Exception {
+        Path types = Files.writeString(
+                dir.resolve("types.json"),
+                "{\"pve.small\": {\"vcpu\": 2, \"memory_mib\": 4096, \"template_vmid\": 9000},"
+                        + " \"pve.large\": {\"vcpu\": 8, \"memory_mib\": 16384, \"template_vmid\": 9000,"
+                        + " \"networks\": [{\"bridge\": \"vmbr0\", \"addresses\": {\"cidr\": \"10.20.0.0/24\","
+                        + " \"range\": \"10.20.0.10-10.20.0.20\", \"gateway\": \"10.20.0.1\"}}]}}");
+        try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
+                        .node(NodeSpec.of("pve1").withCapacity(64, 1L << 40))
+                        .node(NodeSpec.of("pve2").withCapacity(64, 1L << 40))
+                        .template(TemplateSpec.of(TestingProxmoxCluster.TEMPLATE, "pve1")
+                                .withCloudInit())
+                        .start();
+                TestingProvider live = provider(cluster, "--instance-types", types.toString())) {
+            live.client().create(ID);
+            live.client().awaitState(ID, MachineState.MACHINE_STATE_IDLE);
+            JsonNode machine = JSON.readTree(live.get("/api/v1/machines/" + ID).body());
+            assertThat(machine.get("addresses")).hasSize(1);
+            assertThat(machine.get("addresses").get(0).asText()).isEqualTo("10.20.0.10/24");
+            JsonNode row = JSON.readTree(live.get("/api/v1/machines?q=" + ID).body())
+                    .get("items")
+                    .get(0);
+            assertThat(row.get("addresses").get(0).asText()).isEqualTo("10.20.0.10/24");
+            JsonNode speculative = JSON.readTree(live.get("/api/v1/machines/proxmox/OnDemand/pve.large/pve2/000")
+                    .body());
+            assertThat(speculative.get("addresses")).as("no VM, no address").isEmpty();
+        }
     }
 
     @Test

@@ -260,10 +260,20 @@ public final class InventoryView {
                         ? null
                         : Math.max(0, Duration.between(entered.since(), now).toSeconds()),
                 webUiLink(m),
+                addresses(m),
                 m.state() == MachineState.FAILED
                         && engine.failure(m.id())
                                 .map(FailureRecord::needsAttention)
                                 .orElse(false));
+    }
+
+    /** The static addresses of the machine's VM, as the backend last read them; empty without a VM. */
+    private List<String> addresses(Machine m) {
+        if (m.host().isEmpty() || m.host().vmid() < 0 || m.host().node().isEmpty()) {
+            return List.of();
+        }
+        return backend.vmAddresses(
+                new VmTarget(m.id(), m.host().node(), m.host().vmid()));
     }
 
     /** The VM's page in the backend's web UI, when the machine holds a VM and the backend has a UI. */

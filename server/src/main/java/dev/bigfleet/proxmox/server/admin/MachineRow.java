@@ -7,6 +7,7 @@ import java.util.Map;
  * the cluster id are left out; the bootstrap blob is never part of a machine at all.
  *
  * @param proxmoxUrl the VM's page in the Proxmox web UI, when it holds a VM and the backend has a UI
+ * @param addresses the static addresses of its VM's NICs ({@code 10.20.0.12/24}); empty with DHCP
  * @param needsAttention FAILED, its VM may be a live node, and the drain before its cleanup failed
  */
 public record MachineRow(
@@ -27,4 +28,5 @@ public record MachineRow(
         String stateSince,
         Long timeInStateSeconds,
         String proxmoxUrl,
+        java.util.List<String> addresses,
         boolean needsAttention) {}

@@ -100,6 +100,12 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
     }
 
     @Override
+    public java.util.List<String> vmAddresses(VmTarget vm) {
+        return ThreadContextClassLoader.<java.util.List<String>, RuntimeException>call(
+                loader, () -> delegate.vmAddresses(vm));
+    }
+
+    @Override
     public void close() {
         ThreadContextClassLoader.<RuntimeException>run(loader, delegate::close);
     }

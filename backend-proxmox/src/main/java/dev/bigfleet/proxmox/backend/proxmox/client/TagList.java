@@ -43,6 +43,15 @@ public final class TagList {
         return tags.stream().anyMatch(t -> t.startsWith(p));
     }
 
+    /** The tags starting {@code prefix}, with the prefix cut off, in order. */
+    public java.util.List<String> suffixesOf(String prefix) {
+        String p = prefix.toLowerCase(Locale.ROOT);
+        return tags.stream()
+                .filter(t -> t.startsWith(p))
+                .map(t -> t.substring(p.length()))
+                .toList();
+    }
+
     /** These tags and {@code tag}. */
     public TagList with(String tag) {
         SortedSet<String> next = new TreeSet<>(tags);

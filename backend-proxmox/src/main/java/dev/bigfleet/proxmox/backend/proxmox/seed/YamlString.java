@@ -10,14 +10,14 @@ import java.util.Locale;
  * 8 hex digits), which YAML 1.1 (PyYAML, as cloud-init reads it) and 1.2 both define. So the value cannot end the scalar, start a new key or
  * a comment, or hold a character a YAML reader refuses.
  */
-final class YamlString {
+public final class YamlString {
     private YamlString() {}
 
     /**
      * @throws IllegalArgumentException when the string holds a lone surrogate (it is not Unicode
      *     text, and YAML cannot carry it)
      */
-    static String doubleQuoted(String value) {
+    public static String doubleQuoted(String value) {
         StringBuilder out = new StringBuilder(value.length() + 2).append('"');
         for (int i = 0; i < value.length(); ) {
             int c = value.codePointAt(i);

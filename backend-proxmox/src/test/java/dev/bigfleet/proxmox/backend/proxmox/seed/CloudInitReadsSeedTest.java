@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  * this is as near as a test gets to the guest).
  */
 class CloudInitReadsSeedTest {
-    private static final Instant T = Instant.parse("2025-01-02T03:04:05Z");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -28,30 +24,7 @@ class CloudInitReadsSeedTest {
 
     /** What cloud-init's NoCloud datasource read from the image's files. */
     private JsonNode readByCloudInit(NoCloudSeed seed) throws Exception {
-        Path python = Tools.requireCloudInit();
-        Path image = dir.resolve("seed.iso");
-        Files.write(image, seed.image(T).toByteArray());
-        Path cloud = dir.resolve("cloud");
-        Path nocloud = cloud.resolve("seed/nocloud");
-        Files.createDirectories(nocloud.getParent());
-        Tools.run(List.of(
-                        Tools.require("xorriso").toString(),
-                        "-osirrox",
-                        "on",
-                        "-indev",
-                        image.toString(),
-                        "-extract",
-                        "/",
-                        nocloud.toString()))
-                .ok();
-        Tools.Result read = Tools.run(List.of(python.toString(), script("read-nocloud.py"), cloud.toString()))
-                .ok();
-        return JSON.readTree(read.text());
-    }
-
-    static String script(String name) throws Exception {
-        return Path.of(CloudInitReadsSeedTest.class.getResource("/seed/" + name).toURI())
-                .toString();
+        return CloudInitReader.read(seed, dir);
     }
 
     @Test

@@ -103,7 +103,7 @@ class NoCloudSeedProperties {
         Path dir = Files.createTempDirectory("meta-data");
         try {
             List<String> command =
-                    new ArrayList<>(List.of(python.toString(), CloudInitReadsSeedTest.script("load-meta-data.py")));
+                    new ArrayList<>(List.of(python.toString(), CloudInitReader.script("load-meta-data.py")));
             List<NoCloudSeed> seeds = new ArrayList<>();
             for (int i = 0; i < values.size(); i++) {
                 NoCloudSeed seed = new NoCloudSeed(
