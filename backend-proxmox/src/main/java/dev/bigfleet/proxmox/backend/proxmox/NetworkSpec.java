@@ -162,9 +162,12 @@ record NetworkSpec(
         return b.toString();
     }
 
-    /** The SDN path whose {@code SDN.Use} the NIC needs: {@code /sdn/zones/localnetwork/<bridge>[/<vlan>]}. */
-    String sdnPath() {
-        return "/sdn/zones/localnetwork/" + bridge + vlan.map(t -> "/" + t).orElse("");
+    /**
+     * The SDN path whose {@code SDN.Use} the NIC needs: {@code /sdn/zones/<zone>/<bridge>[/<vlan>]},
+     * in the VNet's zone when the bridge is a VNet, else in {@code localnetwork}.
+     */
+    String sdnPath(SdnPaths paths) {
+        return paths.usePath(bridge, vlan.map(t -> Integer.toString(t)));
     }
 
     /** Whether {@code actual} (a clone's NIC) is on this entry's bridge and VLAN with its options. */

@@ -5,10 +5,14 @@ import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Startup checks of one placement against the cluster, so no Create sends a request Proxmox is
@@ -16,17 +20,27 @@ import java.util.Set;
  * shared, ISOs and cloud-init drives included, as qemu-server's clone checks), a linked clone's
  * disks are on a storage type that links, the boot disk only grows, the bridges and CPU model
  * exist on the node, the storages of the type's new drives hold disk images there, and the PCI mappings the type passes through map devices there.
+ * It also learns the zones of the SDN VNets the NICs are on ({@link #sdnPaths(Placement)}), for
+ * the {@code SDN.Use} paths {@link PrivilegeCheck} checks.
  */
 final class PlacementCheck {
+    private static final Logger log = LoggerFactory.getLogger(PlacementCheck.class);
+
     /** Storage types whose base volumes can be linked-cloned (pve-storage's {@code clone} feature). */
     static final Set<String> LINKABLE =
             Set.of("lvmthin", "zfspool", "rbd", "dir", "nfs", "cifs", "glusterfs", "cephfs", "btrfs");
 
     private final PveClient api;
     private final StorageStatusCache storages;
-    private final Map<String, Set<String>> bridges = new HashMap<>();
+    /** Each node's bridges (and VNets) the token may use, by name, with their type. */
+    private final Map<String, Map<String, String>> bridges = new HashMap<>();
+
     private final Map<String, Set<String>> cpuModels = new HashMap<>();
     private List<PciMapping> pciMappings;
+    /** The VNets' zones, once read (only when a NIC is on a VNet, or on a bridge a node lacks). */
+    private SdnPaths sdnPaths;
+    /** The VNets a warning was logged for: listed on a node, but not among the VNets the token sees. */
+    private final Set<String> vnetsOfUnknownZone = new HashSet<>();
 
     PlacementCheck(PveClient api, StorageStatusCache storages) {
         this.api = api;
@@ -157,6 +171,64 @@ final class PlacementCheck {
         }
     }
 
+    /**
+     * Where the NICs of the placements checked so far need {@code SDN.Use}: VNets in their zones
+     * when a NIC was on one, else every bridge in {@code localnetwork}.
+     */
+    SdnPaths sdnPaths() {
+        return sdnPaths == null ? SdnPaths.LOCAL : sdnPaths;
+    }
+
+    /**
+     * Where the NICs of {@code p} (the type's and its template's) need {@code SDN.Use}: when its node
+     * lists one of their bridges as a VNet, the VNets are read ({@code GET /cluster/sdn/vnets}, once
+     * for all placements) for its zone.
+     */
+    SdnPaths sdnPaths(Placement p) {
+        Map<String, String> onNode = bridgesOn(p.node());
+        Set<String> named = new LinkedHashSet<>();
+        p.shape().networks().forEach(n -> named.add(n.bridge()));
+        p.template().nics().values().forEach(n -> n.bridge().ifPresent(named::add));
+        for (String bridge : named) {
+            if (!"vnet".equals(onNode.get(bridge))) {
+                continue;
+            }
+            SdnPaths known = vnets();
+            if (known.listed() && known.vnetZone(bridge).isEmpty() && vnetsOfUnknownZone.add(bridge)) {
+                log.warn(
+                        "bridge {} on node {} is an SDN VNet whose zone the token may not see (GET"
+                                + " /cluster/sdn/vnets lists a VNet to SDN.Audit on /sdn/zones/<zone>/{}): its"
+                                + " SDN.Use is checked on {} as for a node's bridge",
+                        bridge,
+                        p.node(),
+                        bridge,
+                        known.usePath(bridge, Optional.empty()));
+            }
+        }
+        return sdnPaths();
+    }
+
+    private SdnPaths vnets() {
+        if (sdnPaths == null) {
+            sdnPaths = call(() -> SdnPaths.read(api));
+        }
+        return sdnPaths;
+    }
+
+    /** Where a NIC on {@code bridge}, which a node does not list, would need {@code SDN.Use}. */
+    private String missingBridgePath(String bridge) {
+        try {
+            return vnets().usePath(bridge, Optional.empty());
+        } catch (RuntimeException e) {
+            // the listing failing is not what is wrong: the missing bridge is reported
+            return sdnPaths().usePath(bridge, Optional.empty());
+        }
+    }
+
+    private Map<String, String> bridgesOn(String node) {
+        return bridges.computeIfAbsent(node, n -> call(() -> api.nodeBridges(n)));
+    }
+
     /** The devices each PCI mapping maps on each node, as startup read them (empty when no type uses one). */
     List<PciMapping> pciMappings() {
         return pciMappings == null ? List.of() : pciMappings;
@@ -203,14 +275,16 @@ final class PlacementCheck {
                                 + StorageGate.gib(boot.sizeBytes()) + "); disks are grown, never shrunk");
             }
         }
-        Set<String> onNode = bridges.computeIfAbsent(p.node(), n -> call(() -> api.nodeBridges(n)));
+        Map<String, String> onNode = bridgesOn(p.node());
+        sdnPaths(p);
+        String listed = String.join(", ", onNode.keySet());
         for (int i = 0; i < s.networks().size(); i++) {
             NetworkSpec nic = s.networks().get(i);
             String key = p.type().settings().containsKey("networks") ? "networks[" + i + "]" : "bridge";
-            if (!onNode.contains(nic.bridge())) {
+            if (!onNode.containsKey(nic.bridge())) {
                 throw new IllegalArgumentException(entry + key + ": node " + p.node() + " has no bridge "
-                        + nic.bridge() + " (it has " + String.join(", ", onNode) + "), or the token lacks SDN.Use"
-                        + " on /sdn/zones/localnetwork/" + nic.bridge());
+                        + nic.bridge() + " (it has " + listed + "), or the token lacks SDN.Use on "
+                        + missingBridgePath(nic.bridge()));
             }
             if (nic.addresses().isPresent() && !p.bootstrap().nocloud() && !t.hasCloudInitDrive()) {
                 throw new IllegalArgumentException(entry + key + ": addresses: a static address reaches the guest"
@@ -232,10 +306,10 @@ final class PlacementCheck {
                 continue;
             }
             Optional<String> b = nic.getValue().bridge();
-            if (b.isPresent() && !onNode.contains(b.get())) {
+            if (b.isPresent() && !onNode.containsKey(b.get())) {
                 throw new IllegalArgumentException(entry + "template " + t.vmid() + "'s " + nic.getKey()
                         + " is on bridge " + b.get() + ", which node " + p.node() + " does not have (it has "
-                        + String.join(", ", onNode) + "); set bridge for the type");
+                        + listed + "); set bridge for the type");
             }
         }
         templateOnly(entry, "hugepages", "hugepages", s.hugepages(), t);

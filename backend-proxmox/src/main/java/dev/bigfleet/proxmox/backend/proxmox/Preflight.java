@@ -120,11 +120,7 @@ final class Preflight {
                             check.shape(p);
                             return (p.shape().networks().isEmpty()
                                             ? "the template's bridge"
-                                            : p.shape().networks().stream()
-                                                            .map(NetworkSpec::bridge)
-                                                            .distinct()
-                                                            .collect(java.util.stream.Collectors.joining(", "))
-                                                    + " bridge")
+                                            : bridges(p, check.sdnPaths(p)) + " bridge")
                                     + " on " + p.node()
                                     + p.shape()
                                             .cpuType()
@@ -132,7 +128,7 @@ final class Preflight {
                                             .orElse("");
                         },
                         redactor));
-                steps.add(step("privileges", () -> privileges(p, major), redactor));
+                steps.add(step("privileges", () -> privileges(p, major, check.sdnPaths(p)), redactor));
             }
             steps.add(versionStep);
             PreflightRow row = new PreflightRow(pair.type().name(), pair.node(), steps);
@@ -183,6 +179,17 @@ final class Preflight {
                 + agent;
     }
 
+    /** The type's bridges, a VNet with its zone: {@code vmbr0, tenant1 (SDN VNet in zone evpn1)}. */
+    private static String bridges(Placement p, SdnPaths sdn) {
+        return p.shape().networks().stream()
+                .map(NetworkSpec::bridge)
+                .distinct()
+                .map(b -> sdn.vnetZone(b)
+                        .map(z -> b + " (SDN VNet in zone " + z + ")")
+                        .orElse(b))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     private static String storages(Placement p) {
         Set<String> used = new LinkedHashSet<>();
         p.template().disks().forEach(d -> used.add(d.storage()));
@@ -228,9 +235,9 @@ final class Preflight {
         return storage + " " + StorageGate.gib(s.avail()) + " free, " + needs + " " + StorageGate.gib(bytes);
     }
 
-    private String privileges(Placement p, int major) {
-        Map<String, Set<PrivilegeNeed>> need =
-                PrivilegeCheck.required(new PlacementPlan(List.of(p)), settings.pool(), List.of(p.node()), major >= 9);
+    private String privileges(Placement p, int major, SdnPaths sdn) {
+        Map<String, Set<PrivilegeNeed>> need = PrivilegeCheck.required(
+                new PlacementPlan(List.of(p)), settings.pool(), List.of(p.node()), major >= 9, sdn);
         List<String> missing;
         try {
             missing = new PrivilegeCheck(api).missing(need);

@@ -45,9 +45,13 @@ final class PrivilegeCheck {
                 PrivilegeNeed.of(unrestricted));
     }
 
-    /** Path to what is needed there, in the order it is checked. */
+    /**
+     * Path to what is needed there, in the order it is checked.
+     *
+     * @param sdn where each NIC's bridge needs {@code SDN.Use}: a VNet's in its zone
+     */
     static Map<String, Set<PrivilegeNeed>> required(
-            PlacementPlan plan, Optional<String> pool, List<String> nodes, boolean guestAgentPrivileges) {
+            PlacementPlan plan, Optional<String> pool, List<String> nodes, boolean guestAgentPrivileges, SdnPaths sdn) {
         Map<String, Set<PrivilegeNeed>> need = new LinkedHashMap<>();
         for (Placement p : plan.all()) {
             String vms = p.pool(pool).map(x -> "/pool/" + x).orElse("/vms");
@@ -75,7 +79,7 @@ final class PrivilegeCheck {
             if (!p.shape().networks().isEmpty()) {
                 add(need, vms, "VM.Config.Network");
                 for (NetworkSpec nic : p.shape().networks()) {
-                    add(need, nic.sdnPath(), "SDN.Use");
+                    add(need, nic.sdnPath(sdn), "SDN.Use");
                 }
                 if (p.template().hasCloudInitDrive()
                         && p.shape().networks().stream()
@@ -113,7 +117,7 @@ final class PrivilegeCheck {
                 add(need, vms, "VM.Config.CDROM");
             }
             for (NicSpec nic : p.template().nics().values()) {
-                nic.bridge().ifPresent(b -> add(need, sdn(b, nic.tag()), "SDN.Use"));
+                nic.bridge().ifPresent(b -> add(need, sdn.usePath(b, nic.tag()), "SDN.Use"));
             }
         }
         pool.ifPresent(p -> add(need, "/pool/" + p, "Pool.Audit"));
@@ -166,10 +170,6 @@ final class PrivilegeCheck {
             }
         }
         return out;
-    }
-
-    private static String sdn(String bridge, Optional<String> tag) {
-        return "/sdn/zones/localnetwork/" + bridge + tag.map(t -> "/" + t).orElse("");
     }
 
     private static void add(Map<String, Set<PrivilegeNeed>> need, String path, String... privileges) {

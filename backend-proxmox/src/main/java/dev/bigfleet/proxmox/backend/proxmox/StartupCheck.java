@@ -61,12 +61,13 @@ final class StartupCheck {
         }
         checkNodes(context.nodes(), listed);
         pool.ifPresent(this::checkPool);
-        PlacementPlan plan =
-                new TemplateResolver(api, settings).resolve(context, listed, new PlacementCheck(api, storages));
+        PlacementCheck placements = new PlacementCheck(api, storages);
+        PlacementPlan plan = new TemplateResolver(api, settings).resolve(context, listed, placements);
         checkTypePools(plan);
         List<String> nodes =
                 context.offerings().stream().map(Offering::zone).distinct().toList();
-        new PrivilegeCheck(api).check(PrivilegeCheck.required(plan, pool, nodes, majorVersion(version) >= 9));
+        new PrivilegeCheck(api)
+                .check(PrivilegeCheck.required(plan, pool, nodes, majorVersion(version) >= 9, placements.sdnPaths()));
         for (Placement p : plan.all()) {
             log.info(
                     "{} on {}: {} clone of template {} on {}{}",

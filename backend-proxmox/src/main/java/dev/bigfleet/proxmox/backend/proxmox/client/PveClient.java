@@ -2,6 +2,7 @@ package dev.bigfleet.proxmox.backend.proxmox.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -123,17 +124,36 @@ public final class PveClient {
         return out;
     }
 
-    /** {@code GET /nodes/{node}/network?type=any_bridge}: the node's bridges the token may use. */
-    public Set<String> nodeBridges(String node) {
+    /**
+     * {@code GET /nodes/{node}/network?type=any_bridge}: the node's bridges the token may use (or
+     * audit), each with its type: {@code bridge} or {@code OVSBridge} for the node's own, {@code
+     * vnet} for an SDN VNet.
+     */
+    public Map<String, String> nodeBridges(String node) {
         JsonNode data = call(
                 "GET",
                 "GET node network",
                 "/nodes/" + PathSegment.encode(node) + "/network",
                 FormParams.builder().add("type", "any_bridge").build(),
                 CallSafety.REPEATABLE);
-        Set<String> out = new LinkedHashSet<>();
+        Map<String, String> out = new LinkedHashMap<>();
         if (data.isArray()) {
-            data.forEach(n -> out.add(Json.textOr(n, "iface", "")));
+            data.forEach(n -> out.put(Json.textOr(n, "iface", ""), Json.textOr(n, "type", "")));
+        }
+        return out;
+    }
+
+    /**
+     * {@code GET /cluster/sdn/vnets}: the SDN VNets and their zones, as far as the token may see
+     * them (Proxmox lists only those it holds {@code SDN.Audit} or {@code SDN.Allocate} on, in
+     * their zone). A Proxmox VE without SDN answers 501 or 404.
+     */
+    public List<SdnVnet> sdnVnets() {
+        JsonNode data =
+                call("GET", "GET /cluster/sdn/vnets", "/cluster/sdn/vnets", FormParams.none(), CallSafety.REPEATABLE);
+        List<SdnVnet> out = new ArrayList<>();
+        if (data.isArray()) {
+            data.forEach(n -> out.add(SdnVnet.from(n)));
         }
         return out;
     }

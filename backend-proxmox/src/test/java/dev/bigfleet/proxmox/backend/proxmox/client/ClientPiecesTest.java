@@ -60,6 +60,19 @@ class ClientPiecesTest {
     }
 
     @Test
+    void sdnVnetsAreReadWithTheirZoneAndTag() throws Exception {
+        assertThat(SdnVnet.from(json.readTree("{\"vnet\":\"tenant1\",\"zone\":\"evpn1\",\"tag\":10001,"
+                        + "\"type\":\"vnet\",\"alias\":\"Tenant one\",\"digest\":\"ab\"}")))
+                .isEqualTo(new SdnVnet("tenant1", "evpn1", Optional.of(10001)));
+        assertThat(SdnVnet.from(json.readTree("{\"vnet\":\"dmz\",\"zone\":\"vlanz\",\"tag\":\"30\"}")))
+                .as("a number rendered as a string")
+                .isEqualTo(new SdnVnet("dmz", "vlanz", Optional.of(30)));
+        assertThat(SdnVnet.from(json.readTree("{\"vnet\":\"plain\",\"zone\":\"simple1\"}"))
+                        .tag())
+                .isEmpty();
+    }
+
+    @Test
     void retryClassification() {
         PveApiException locked = PveApiException.http("POST clone", 500, "VM is locked (backup)", Map.of());
         PveApiException missing = PveApiException.http(
