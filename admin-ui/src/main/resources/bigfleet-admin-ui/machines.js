@@ -6,7 +6,8 @@ import { view } from './view.js';
 
 /**
  * The host cell: node/VMID, a link to the VM in the Proxmox web UI when the backend has one, and
- * the static addresses of its NICs when it has any.
+ * the static addresses of its NICs when it has any, and a mark when its template changed since
+ * its clone.
  */
 export function hostCell(m) {
   if (!m.host) return document.createTextNode('–');
@@ -20,12 +21,20 @@ export function hostCell(m) {
     vm.rel = 'noopener noreferrer';
     vm.title = 'open VM ' + m.host + ' in the Proxmox web UI';
   }
-  if (!m.addresses || m.addresses.length === 0) return vm;
+  const hasAddresses = m.addresses && m.addresses.length > 0;
+  if (!hasAddresses && !m.template_drift) return vm;
   const cell = el('span');
   cell.appendChild(vm);
-  const addresses = el('span', 'addresses', m.addresses.join(', '));
-  addresses.title = 'static addresses of the VM\'s NICs';
-  cell.appendChild(addresses);
+  if (m.template_drift) {
+    const drift = el('span', 'drift', 'template changed');
+    drift.title = m.template_drift;
+    cell.appendChild(drift);
+  }
+  if (hasAddresses) {
+    const addresses = el('span', 'addresses', m.addresses.join(', '));
+    addresses.title = 'static addresses of the VM\'s NICs';
+    cell.appendChild(addresses);
+  }
   return cell;
 }
 

@@ -109,6 +109,19 @@ public interface ProxmoxBackend extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * Optional capability: why {@code vm} is out of date with the template it was cloned from (the
+     * template's config changed since), or empty. Cheap: what the backend reads for it is cached.
+     */
+    default Optional<String> templateDrift(VmTarget vm) {
+        return Optional.empty();
+    }
+
+    /** Optional capability: how many of the backend's VMs {@link #templateDrift} finds out of date. */
+    default long driftedVms() {
+        return 0;
+    }
+
     /** Releases what the backend holds (threads, connections); called once, at shutdown. */
     @Override
     default void close() {}

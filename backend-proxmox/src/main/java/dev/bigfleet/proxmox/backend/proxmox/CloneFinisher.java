@@ -28,6 +28,7 @@ final class CloneFinisher {
     private final AgentWaiter agent;
     private final CloneLocator locator;
     private final AddressAllocator addresses;
+    private final TemplateDigests templates;
 
     CloneFinisher(
             PveClient api,
@@ -37,7 +38,8 @@ final class CloneFinisher {
             PowerControl power,
             AgentWaiter agent,
             CloneLocator locator,
-            AddressAllocator addresses) {
+            AddressAllocator addresses,
+            TemplateDigests templates) {
         this.api = api;
         this.markers = markers;
         this.inventory = inventory;
@@ -46,6 +48,7 @@ final class CloneFinisher {
         this.agent = agent;
         this.locator = locator;
         this.addresses = addresses;
+        this.templates = templates;
     }
 
     /**
@@ -65,6 +68,7 @@ final class CloneFinisher {
     /** The clone's config written and its boot disk grown, not started; returns the node it is on. */
     String shape(CloneSpec spec, Optional<Placement> p, long vmid, OperationContext context) throws BackendException {
         List<StaticAddress> given = pickAddresses(spec.machineId(), vmid, p);
+        p.ifPresent(x -> templates.readNow(x.template()));
         VmSettings settings = settings(spec, p, context.operationId(), given);
         String node = spec.zone();
         try {
@@ -86,7 +90,9 @@ final class CloneFinisher {
         inventory.remember(
                 vmid,
                 settings(spec, p, context.operationId(), given).tags(),
-                markers.description(spec.machineId(), context.operationId()).withAddresses(given));
+                markers.description(spec.machineId(), context.operationId())
+                        .withAddresses(given)
+                        .withTemplate(p.flatMap(x -> templates.known(x.template()))));
         grow(node, vmid, p, Optional.empty(), context);
         allocate(node, vmid, p, Optional.empty(), context);
         return node;
@@ -246,6 +252,7 @@ final class CloneFinisher {
                         given),
                 markers.description(spec.machineId(), operationId)
                         .withAddresses(given)
+                        .withTemplate(p.flatMap(x -> templates.known(x.template())))
                         .render(),
                 true,
                 p.flatMap(x -> x.shape().net0(x.template())),

@@ -81,6 +81,25 @@ final class ManagedInventory {
         return out;
     }
 
+    /** The template VM {@code vmid} of {@code machineId} was cloned from, as its description records it. */
+    Optional<TemplateRef> templateOf(long vmid, String machineId) {
+        VmIdentity identity = known.get(vmid);
+        if (identity == null) {
+            return Optional.empty();
+        }
+        return identity.description()
+                .filter(d -> d.machineId().equals(machineId))
+                .flatMap(VmDescription::template);
+    }
+
+    /** The templates the VMs known now were cloned from, one entry per VM that records one. */
+    List<TemplateRef> templateRefs() {
+        List<TemplateRef> out = new java.util.ArrayList<>();
+        known.values()
+                .forEach(i -> i.description().flatMap(VmDescription::template).ifPresent(out::add));
+        return out;
+    }
+
     /** The static addresses the description of VM {@code vmid} records for {@code machineId}, as last read. */
     List<String> addresses(long vmid, String machineId) {
         VmIdentity identity = known.get(vmid);

@@ -7,6 +7,8 @@ import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
 import dev.bigfleet.proxmox.backend.proxmox.client.StorageStatus;
 import dev.bigfleet.proxmox.spi.BackendContext;
+import dev.bigfleet.proxmox.spi.BackendException;
+import dev.bigfleet.proxmox.spi.ManagedVm;
 import dev.bigfleet.proxmox.spi.PreflightReport;
 import dev.bigfleet.proxmox.spi.PreflightRequest;
 import dev.bigfleet.proxmox.spi.PreflightRow;
@@ -139,7 +141,46 @@ final class Preflight {
             }
             rows.add(row);
         }
+        if (cluster.stream().noneMatch(PreflightStep::failed)) {
+            cluster.add(step("template drift", () -> drift(listed), redactor));
+        }
         return new PreflightReport(cluster, rows);
+    }
+
+    /**
+     * The provider's VMs cloned from an older config of their template: each VM's recorded template
+     * digest against the template's config now (one read per template).
+     */
+    private String drift(List<ClusterResource> listed) {
+        ManagedInventory inventory = backend.parts().inventory();
+        Map<Long, Optional<String>> digests = new java.util.HashMap<>();
+        List<String> drifted = new ArrayList<>();
+        List<ManagedVm> vms;
+        try {
+            vms = inventory.describe();
+        } catch (BackendException e) {
+            throw new IllegalStateException("list the provider's VMs: " + e.getMessage(), e);
+        }
+        for (ManagedVm m : vms) {
+            Optional<TemplateRef> ref = m.machineId().flatMap(id -> inventory.templateOf(m.vmid(), id));
+            if (ref.isEmpty()) {
+                continue;
+            }
+            Optional<String> now = digests.computeIfAbsent(
+                    ref.get().vmid(),
+                    v -> listed.stream()
+                            .filter(r -> r.vmid() == v)
+                            .findFirst()
+                            .flatMap(r -> api.config(r.node(), v).entry("digest")));
+            if (now.isPresent() && !now.get().equalsIgnoreCase(ref.get().digest())) {
+                drifted.add(
+                        m.node() + "/" + m.vmid() + " (template " + ref.get().vmid() + ")");
+            }
+        }
+        return drifted.isEmpty()
+                ? "no VM of this provider was cloned from an older config of its template"
+                : drifted.size() + " VM(s) cloned from an older config of their template, which changed since: "
+                        + String.join(", ", drifted);
     }
 
     private record Pair(InstanceType type, String node) {}

@@ -55,6 +55,7 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     private final StorageStatusCache storageStatus;
     private final StorageGate storage;
     private final AddressAllocator addresses = new AddressAllocator();
+    private final TemplateDigests templateDigests;
     private final VerifiedVms verified = new VerifiedVms();
     private final Redactor redactor;
     private volatile PlacementPlan plan = new PlacementPlan(List.of());
@@ -94,9 +95,15 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
         this.capacity = new CapacityGate(settings.memoryOvercommit());
         this.storageStatus = new StorageStatusCache(api);
         this.storage = new StorageGate(storageStatus);
+        this.templateDigests = new TemplateDigests(api, () -> {
+            java.util.Map<Long, Template> distinct = new java.util.LinkedHashMap<>();
+            plan.all().forEach(p -> distinct.putIfAbsent(p.template().vmid(), p.template()));
+            return distinct.values();
+        });
         this.journal = new CloneJournal();
         this.locator = new CloneLocator(api, markers);
-        this.finisher = new CloneFinisher(api, markers, inventory, tasks, power, agent, locator, addresses);
+        this.finisher =
+                new CloneFinisher(api, markers, inventory, tasks, power, agent, locator, addresses, templateDigests);
         this.schedulability = new NodeSchedulability(api);
         this.creator = new VmCreator(
                 api,
@@ -377,6 +384,19 @@ public final class ProxmoxApiBackend implements ProxmoxBackend {
     @Override
     public Optional<URI> webUiLink(VmTarget vm) {
         return Optional.of(webUi.vmPage(vm.vmid()));
+    }
+
+    /** Whether the VM's template changed since its clone (its template is read again at most every 5 minutes). */
+    @Override
+    public Optional<String> templateDrift(VmTarget vm) {
+        return inventory.templateOf(vm.vmid(), vm.machineId()).flatMap(templateDigests::drift);
+    }
+
+    @Override
+    public long driftedVms() {
+        return inventory.templateRefs().stream()
+                .filter(r -> templateDigests.drift(r).isPresent())
+                .count();
     }
 
     /** The addresses its description records, as the last listing read it (no call). */

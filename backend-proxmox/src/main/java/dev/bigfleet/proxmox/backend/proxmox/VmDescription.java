@@ -11,14 +11,16 @@ import java.util.Optional;
  * only pick candidates, because they are lossy (lower-cased, shortened). From a Configure until its
  * Drain it also carries the machine's binding ({@link BindingLine}), so that a provider that lost
  * its state rebuilds the machine as CONFIGURED, and from its Create the static addresses its NICs
- * were given ({@link StaticAddress}), so that a rebuild finds them.
+ * were given ({@link StaticAddress}), so that a rebuild finds them, and the template (and its
+ * config's digest) it was cloned from ({@link TemplateRef}), so that a changed template shows.
  */
 record VmDescription(
         String provider,
         String machineId,
         String operationId,
         Optional<VmBinding> binding,
-        java.util.List<StaticAddress> addresses) {
+        java.util.List<StaticAddress> addresses,
+        Optional<TemplateRef> template) {
     static final String HEADER = "BigFleet managed VM. Do not edit the lines below.";
     private static final String PROVIDER = "bigfleet-provider=";
     private static final String MACHINE = "bigfleet-machine-id=";
@@ -30,19 +32,25 @@ record VmDescription(
         Objects.requireNonNull(operationId, "operationId");
         Objects.requireNonNull(binding, "binding");
         addresses = java.util.List.copyOf(addresses);
+        Objects.requireNonNull(template, "template");
     }
 
     VmDescription(String provider, String machineId, String operationId) {
-        this(provider, machineId, operationId, Optional.empty(), java.util.List.of());
+        this(provider, machineId, operationId, Optional.empty(), java.util.List.of(), Optional.empty());
     }
 
     VmDescription withBinding(Optional<VmBinding> next) {
-        return new VmDescription(provider, machineId, operationId, next, addresses);
+        return new VmDescription(provider, machineId, operationId, next, addresses, template);
     }
 
     /** With the static addresses its NICs were given, one line each. */
     VmDescription withAddresses(java.util.List<StaticAddress> next) {
-        return new VmDescription(provider, machineId, operationId, binding, next);
+        return new VmDescription(provider, machineId, operationId, binding, next, template);
+    }
+
+    /** With the template it was cloned from. */
+    VmDescription withTemplate(Optional<TemplateRef> from) {
+        return new VmDescription(provider, machineId, operationId, binding, addresses, from);
     }
 
     /** Whether a value can be stored on one description line and read back unchanged. */
@@ -62,6 +70,7 @@ record VmDescription(
                 .append('\n')
                 .append(OPERATION)
                 .append(operationId);
+        template.ifPresent(t -> b.append('\n').append(t.line()));
         addresses.forEach(a -> b.append('\n').append(a.line()));
         binding.ifPresent(x -> b.append('\n').append(BindingLine.render(x)));
         return b.toString();
@@ -77,6 +86,7 @@ record VmDescription(
         String operation = "";
         Optional<VmBinding> binding = Optional.empty();
         java.util.List<StaticAddress> addresses = new java.util.ArrayList<>();
+        Optional<TemplateRef> template = Optional.empty();
         for (String line : text.get().split("\r?\n", -1)) {
             if (line.startsWith(PROVIDER) && provider == null) {
                 provider = line.substring(PROVIDER.length());
@@ -88,12 +98,14 @@ record VmDescription(
                 binding = Optional.of(BindingLine.parse(line.strip()));
             } else if (line.startsWith(StaticAddress.LINE)) {
                 StaticAddress.parse(line.strip()).ifPresent(addresses::add);
+            } else if (line.startsWith(TemplateRef.LINE)) {
+                template = TemplateRef.parse(line.strip());
             }
         }
         if (provider == null || machine == null) {
             return Optional.empty();
         }
-        return Optional.of(new VmDescription(provider, machine, operation, binding, addresses));
+        return Optional.of(new VmDescription(provider, machine, operation, binding, addresses, template));
     }
 
     boolean belongsTo(String providerLabel, String machine) {

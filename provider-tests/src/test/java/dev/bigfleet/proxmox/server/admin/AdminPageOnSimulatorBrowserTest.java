@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bigfleet.proxmox.proto.v1alpha1.Machine;
 import dev.bigfleet.proxmox.proto.v1alpha1.MachineState;
+import dev.bigfleet.proxmox.pvesim.TemplateSpec;
 import dev.bigfleet.proxmox.testing.LifecycleClient;
 import dev.bigfleet.proxmox.testing.TestingProvider;
 import dev.bigfleet.proxmox.testing.TestingProxmoxCluster;
@@ -44,6 +45,42 @@ class AdminPageOnSimulatorBrowserTest {
 
     private static boolean unschedulable(HeadlessChromium browser, String node) {
         return "true".equals(nodeRow(browser, node).getAttribute("data-unschedulable"));
+    }
+
+    @Test
+    void aMachinesStaticAddressAndAChangedTemplateShowUnderItsHost() throws Exception {
+        Path types = Files.writeString(
+                dir.resolve("types.json"),
+                "{\"pve.small\": {\"vcpu\": 2, \"memory_mib\": 4096, \"template_vmid\": 9000,"
+                        + " \"networks\": [{\"bridge\": \"vmbr0\", \"addresses\": {\"cidr\": \"10.20.0.0/24\","
+                        + " \"range\": \"10.20.0.10-10.20.0.20\", \"gateway\": \"10.20.0.1\"}}]}}");
+        String id = "proxmox/OnDemand/pve.small/pve1/000";
+        try (TestingProxmoxCluster cluster = TestingProxmoxCluster.builder()
+                        .roomy()
+                        .nodes("pve1", "pve2")
+                        .template(TemplateSpec.of(TestingProxmoxCluster.TEMPLATE, "pve1")
+                                .withCloudInit())
+                        .start();
+                TestingProvider live = provider(cluster)
+                        .flags("--instance-types", types.toString())
+                        .build();
+                HeadlessChromium browser = new HeadlessChromium("UTC")) {
+            live.client().create(id);
+            live.client().awaitState(id, MachineState.MACHINE_STATE_IDLE);
+            cluster.simulator().faults().setConfigKeyNotHotplugged(TestingProxmoxCluster.TEMPLATE, "cores", "4");
+            browser.recordCspViolations();
+            browser.open(live.baseUrl() + "/admin/");
+            String row = "#machines-table tbody tr[data-id='" + id + "']";
+            browser.waiting(Duration.ofSeconds(15))
+                    .until(d -> !browser.all(row + " .addresses").isEmpty());
+            assertThat(browser.text(row + " .addresses")).isEqualTo("10.20.0.10/24");
+            WebElement drift = browser.find(row + " .drift");
+            assertThat(drift.getText()).isEqualTo("template changed");
+            assertThat(drift.getAttribute("title")).isEqualTo("template 9000 changed since the clone");
+            assertThat(browser.cspViolations())
+                    .as("Content-Security-Policy violations")
+                    .isEmpty();
+        }
     }
 
     @Test

@@ -255,6 +255,41 @@ class PreflightOnSimulatorTest {
     }
 
     @Test
+    void aVmClonedFromAnOlderConfigOfItsTemplateIsReportedAsDrift() throws Exception {
+        List<String> flags = flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1"));
+        String provider = flags.get(flags.indexOf("--provider") + 1);
+        String machine = "proxmox/OnDemand/pve.small/pve1/000";
+        cluster.simulator()
+                .faults()
+                .createForeignVm(ForeignVm.of(777, "pve1")
+                        .withName("bigfleet-pve-small-drifted")
+                        .withTags("bigfleet;bigfleet-p-" + provider.toLowerCase(java.util.Locale.ROOT)
+                                + ";bigfleet-m-drifted")
+                        .withDescription("BigFleet managed VM. Do not edit the lines below.\nbigfleet-provider="
+                                + provider + "\nbigfleet-machine-id=" + machine
+                                + "\nbigfleet-operation-id=op-1\nbigfleet-template="
+                                + TestingProxmoxCluster.TEMPLATE + " 0123456789abcdef0123456789abcdef01234567"));
+        try {
+            List<String> args = new ArrayList<>(List.of("--output", "json"));
+            args.addAll(flags);
+            Run run = preflight(args);
+            JsonNode drift = null;
+            for (JsonNode step : run.json().get("cluster")) {
+                if (step.get("name").asText().equals("template drift")) {
+                    drift = step;
+                }
+            }
+            assertThat(drift).as(run.out()).isNotNull();
+            assertThat(drift.get("outcome").asText()).isEqualTo("pass");
+            assertThat(drift.get("detail").asText())
+                    .isEqualTo("1 VM(s) cloned from an older config of their template, which changed since: pve1/777"
+                            + " (template " + TestingProxmoxCluster.TEMPLATE + ")");
+        } finally {
+            cluster.simulator().faults().destroyVm(777);
+        }
+    }
+
+    @Test
     void aTypesDataDisksAreAllocatedOnTheCloneAndConfirmedGoneWithIt() throws Exception {
         List<String> flags = flags(cluster, "pve.small", TestingProxmoxCluster.TEMPLATE, List.of("pve1"));
         Files.writeString(

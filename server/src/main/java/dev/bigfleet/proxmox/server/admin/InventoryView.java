@@ -261,10 +261,21 @@ public final class InventoryView {
                         : Math.max(0, Duration.between(entered.since(), now).toSeconds()),
                 webUiLink(m),
                 addresses(m),
+                templateDrift(m),
                 m.state() == MachineState.FAILED
                         && engine.failure(m.id())
                                 .map(FailureRecord::needsAttention)
                                 .orElse(false));
+    }
+
+    /** Why the machine's VM is out of date with its template, or null. */
+    private String templateDrift(Machine m) {
+        if (m.host().isEmpty() || m.host().vmid() < 0 || m.host().node().isEmpty()) {
+            return null;
+        }
+        return backend.templateDrift(
+                        new VmTarget(m.id(), m.host().node(), m.host().vmid()))
+                .orElse(null);
     }
 
     /** The static addresses of the machine's VM, as the backend last read them; empty without a VM. */

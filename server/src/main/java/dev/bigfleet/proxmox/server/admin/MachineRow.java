@@ -8,6 +8,7 @@ import java.util.Map;
  *
  * @param proxmoxUrl the VM's page in the Proxmox web UI, when it holds a VM and the backend has a UI
  * @param addresses the static addresses of its VM's NICs ({@code 10.20.0.12/24}); empty with DHCP
+ * @param templateDrift why its VM is out of date with its template (the template changed since the clone), or null
  * @param needsAttention FAILED, its VM may be a live node, and the drain before its cleanup failed
  */
 public record MachineRow(
@@ -29,4 +30,5 @@ public record MachineRow(
         Long timeInStateSeconds,
         String proxmoxUrl,
         java.util.List<String> addresses,
+        String templateDrift,
         boolean needsAttention) {}

@@ -88,6 +88,10 @@ public final class Families {
     public static final MetricFamily FAILED_NEEDS_ATTENTION = gauge(
             PREFIX + "failed_needs_attention",
             "FAILED machines whose VM may be a live node and whose drain before destroying it keeps failing.");
+    public static final MetricFamily TEMPLATE_DRIFT = gauge(
+            PREFIX + "template_drift_vms",
+            "VMs cloned from an older config of their template (the template changed since); each template is read"
+                    + " again at most every 5 minutes.");
     public static final MetricFamily API_UP =
             gauge(PREFIX + "api_up", "Whether the backend's last calls reached the Proxmox API (1) or not (0).");
     public static final MetricFamily MACHINES_MOVED = gauge(

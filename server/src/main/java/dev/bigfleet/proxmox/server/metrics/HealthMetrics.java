@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * The gauges read on each scrape from the engine and the backend: FAILED machines needing an
- * operator, and, when the backend reports it, whether the Proxmox API answers and whether its
+ * operator, VMs whose template changed since their clone, and, when the backend reports it, whether the Proxmox API answers and whether its
  * breaker is open. A backend without an API to report on exports neither API series.
  */
 @Singleton
@@ -22,6 +22,7 @@ public final class HealthMetrics {
                 () -> engine.snapshot().stream()
                         .filter(m -> !m.host().isEmpty() && !m.host().node().equals(m.zone()))
                         .count());
+        registry.gauge(Families.TEMPLATE_DRIFT, backend::driftedVms);
         if (backend.apiStatus().isPresent()) {
             registry.gauge(Families.API_UP, () -> flag(backend.apiStatus().map(ApiStatus::reachable)));
             registry.gauge(

@@ -100,6 +100,17 @@ final class ClassLoaderSafeBackend implements ProxmoxBackend {
     }
 
     @Override
+    public Optional<String> templateDrift(VmTarget vm) {
+        return ThreadContextClassLoader.<Optional<String>, RuntimeException>call(
+                loader, () -> delegate.templateDrift(vm));
+    }
+
+    @Override
+    public long driftedVms() {
+        return ThreadContextClassLoader.<Long, RuntimeException>call(loader, delegate::driftedVms);
+    }
+
+    @Override
     public java.util.List<String> vmAddresses(VmTarget vm) {
         return ThreadContextClassLoader.<java.util.List<String>, RuntimeException>call(
                 loader, () -> delegate.vmAddresses(vm));
