@@ -1,13 +1,17 @@
 package dev.bigfleet.proxmox.pvesim;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * One simulated cluster node: its name, CPU threads and memory in bytes, the IP address it reports
- * in {@code /cluster/status}, and its Linux bridges.
+ * in {@code /cluster/status}, its Linux bridges, and the hugepages its kernel can give VMs: page
+ * size in MiB (2 or 1024) to the most pages of that size (by default both sizes, as many as its
+ * memory holds, as on an x86 host that allocates them on demand).
  */
-public record NodeSpec(String name, int maxCpu, long maxMemBytes, String ip, List<String> bridges) {
+public record NodeSpec(
+        String name, int maxCpu, long maxMemBytes, String ip, List<String> bridges, Map<Integer, Long> hugepages) {
     /** 32 threads and 128 GiB, a typical mid-size node. */
     public static final int DEFAULT_CPUS = 32;
 
@@ -26,6 +30,12 @@ public record NodeSpec(String name, int maxCpu, long maxMemBytes, String ip, Lis
         }
         Objects.requireNonNull(ip, "ip");
         bridges = List.copyOf(bridges);
+        hugepages = Map.copyOf(hugepages);
+        for (int size : hugepages.keySet()) {
+            if (size != 2 && size != 1024) {
+                throw new IllegalArgumentException("node " + name + ": hugepages come in 2 or 1024 MiB, not " + size);
+            }
+        }
         for (String b : bridges) {
             if (!b.matches("[-_.\\w\\d]+")) {
                 throw new IllegalArgumentException("node " + name + ": invalid bridge ID '" + b + "'");
@@ -35,18 +45,27 @@ public record NodeSpec(String name, int maxCpu, long maxMemBytes, String ip, Lis
 
     /** A node with the default capacity and bridge {@code vmbr0}; its IP is filled in by the simulator. */
     public static NodeSpec of(String name) {
-        return new NodeSpec(name, DEFAULT_CPUS, DEFAULT_MEM_BYTES, "", List.of("vmbr0"));
+        return new NodeSpec(name, DEFAULT_CPUS, DEFAULT_MEM_BYTES, "", List.of("vmbr0"), onDemand(DEFAULT_MEM_BYTES));
+    }
+
+    private static Map<Integer, Long> onDemand(long memBytes) {
+        return Map.of(2, memBytes >> 21, 1024, memBytes >> 30);
     }
 
     public NodeSpec withCapacity(int cpus, long memBytes) {
-        return new NodeSpec(name, cpus, memBytes, ip, bridges);
+        return new NodeSpec(name, cpus, memBytes, ip, bridges, onDemand(memBytes));
     }
 
     public NodeSpec withBridges(String... names) {
-        return new NodeSpec(name, maxCpu, maxMemBytes, ip, List.of(names));
+        return new NodeSpec(name, maxCpu, maxMemBytes, ip, List.of(names), hugepages);
+    }
+
+    /** The hugepages its kernel can give: page size in MiB to the most pages; an empty map for none at all. */
+    public NodeSpec withHugepages(Map<Integer, Long> pages) {
+        return new NodeSpec(name, maxCpu, maxMemBytes, ip, bridges, pages);
     }
 
     NodeSpec withIp(String address) {
-        return new NodeSpec(name, maxCpu, maxMemBytes, address, bridges);
+        return new NodeSpec(name, maxCpu, maxMemBytes, address, bridges, hugepages);
     }
 }

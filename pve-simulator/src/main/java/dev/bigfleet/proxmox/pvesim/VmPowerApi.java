@@ -151,6 +151,10 @@ final class VmPowerApi {
                     if (pci != null) {
                         return pci;
                     }
+                    String pages = Hugepages.problem(cluster, vm, node);
+                    if (pages != null) {
+                        return pages;
+                    }
                     VmLifecycle.powerOn(cluster, vm);
                     return null;
                 })

@@ -127,6 +127,42 @@ class VmOptionsOnSimulatorTest {
     }
 
     @Test
+    void aCreateOnANodeWithoutTheHugepagesFailsWithProxmoxsWords() throws Exception {
+        InstanceTypeCatalog catalog = small(Map.of("hugepages", "1024", "numa", "true"));
+        cluster = TestingProxmoxCluster.builder()
+                .pool(POOL)
+                .node(dev.bigfleet.proxmox.pvesim.NodeSpec.of("pve1").withHugepages(Map.of(1024, 6L)))
+                .node(dev.bigfleet.proxmox.pvesim.NodeSpec.of("pve2").withHugepages(Map.of(2, 1L << 16)))
+                .start();
+        cluster.simulator().faults().setConfigKeyNotHotplugged(9000, "hugepages", "1024");
+        try (ProxmoxBackend backend = SimulatorBackends.backend(
+                cluster,
+                "proxmox",
+                List.of("pve1", "pve2"),
+                catalog,
+                List.of(
+                        new Offering("pve.small", "pve1", CapacityType.ON_DEMAND, 2, Map.of(), Map.of()),
+                        new Offering("pve.small", "pve2", CapacityType.ON_DEMAND, 2, Map.of(), Map.of())),
+                Map.of(),
+                new CountingRecorder())) {
+            String fits = "proxmox/OnDemand/pve.small/pve1/000";
+            backend.cloneAndStart(
+                    new CloneSpec(fits, catalog.find("pve.small").orElseThrow(), "pve1", Map.of()), forMachine(fits));
+            String full = "proxmox/OnDemand/pve.small/pve1/001";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> backend.cloneAndStart(
+                            new CloneSpec(full, catalog.find("pve.small").orElseThrow(), "pve1", Map.of()),
+                            forMachine(full)))
+                    .as("4 GiB of 1 GiB pages: 4 of the node's 6 are taken")
+                    .hasMessageContaining("hugepage allocation failed");
+            String other = "proxmox/OnDemand/pve.small/pve2/000";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> backend.cloneAndStart(
+                            new CloneSpec(other, catalog.find("pve.small").orElseThrow(), "pve2", Map.of()),
+                            forMachine(other)))
+                    .hasMessageContaining("your system doesn't support hugepages of 1024 MB");
+        }
+    }
+
+    @Test
     void aTemplateWithoutTheHugepagesOrAffinityTheTypeNeedsStopsStartupSayingHowToSetIt() {
         assertThat(refused(small(Map.of("hugepages", "1024")), Map.of("numa", "1")))
                 .isEqualTo("--instance-types \"pve.small\": hugepages: template 9000 has no hugepages, not hugepages"
