@@ -79,6 +79,9 @@ final class NodeApi {
                 e.put("bridge_fd", "0");
                 e.put("families", List.of("inet"));
                 e.put("method", "manual");
+                if (n.spec.bridgeMtus().containsKey(bridge)) {
+                    e.put("mtu", n.spec.bridgeMtus().get(bridge));
+                }
                 e.put("priority", priority++);
                 out.add(e);
             }

@@ -147,6 +147,10 @@ final class VmPowerApi {
                     if (missing != null) {
                         return "bridge '" + missing + "' does not exist";
                     }
+                    String mtu = mtuProblem(vm, node);
+                    if (mtu != null) {
+                        return mtu;
+                    }
                     String pci = pciProblem(vm, node);
                     if (pci != null) {
                         return pci;
@@ -271,6 +275,32 @@ final class VmPowerApi {
     }
 
     /** A NIC's bridge the node does not have (neither its own nor a VNet's): QEMU cannot plug the tap device in. */
+    /**
+     * qemu-server's check of a virtio NIC's {@code mtu} against its bridge's ({@code 1}: the
+     * bridge's); null when every NIC fits.
+     */
+    private String mtuProblem(Vm vm, String node) {
+        for (int i = 0; i < 32; i++) {
+            Object raw = vm.config.get("net" + i);
+            if (raw == null) {
+                continue;
+            }
+            Map<String, String> nic = QemuFormats.NET.parse(raw.toString());
+            String mtu = nic.get("mtu");
+            String bridge = nic.get("bridge");
+            if (mtu == null || bridge == null || !raw.toString().startsWith("virtio") || mtu.equals("1")) {
+                continue;
+            }
+            int bridgeMtu = cluster.nodes.get(node).spec.mtuOf(bridge);
+            if (Integer.parseInt(mtu) > bridgeMtu) {
+                return "netdev net" + i + ": MTU '" + mtu + "' is bigger than the bridge MTU '" + bridgeMtu + "'"
+                        + " - adjust the MTU for the network device in the VM configuration, while ensuring that"
+                        + " the bridge is configured as desired.";
+            }
+        }
+        return null;
+    }
+
     private String missingBridge(Vm vm) {
         for (Map.Entry<String, Object> e : vm.config.entrySet()) {
             if (e.getKey().matches("net\\d+")) {

@@ -17,7 +17,7 @@ class DiskAndNicTest {
     @BeforeAll
     static void start() throws Exception {
         sim = PveSimulator.start(SimulatorConfig.builder()
-                .node(NodeSpec.of("pve1").withBridges("vmbr0", "vmbr1"))
+                .node(NodeSpec.of("pve1").withBridges("vmbr0", "vmbr1").withBridgeMtu("vmbr1", 9000))
                 .node(NodeSpec.of("pve2"))
                 .pool("bigfleet")
                 .template(TemplateSpec.of(9000, "pve1").withStorage("local-lvm").withCloudInit())
@@ -62,6 +62,25 @@ class DiskAndNicTest {
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.error("size")).isEqualTo("value does not match the regex pattern");
         assertThat(bad.error("disk")).startsWith("value 'sda' does not have a value in the enumeration 'ide0, ide1,");
+    }
+
+    @Test
+    void aVirtioNicWithAnMtuAboveItsBridgesFailsTheStart() {
+        int vmid = cloned();
+        String vm = "/nodes/pve1/qemu/" + vmid;
+        assertThat(client.put(vm + "/config", "net0", "virtio,bridge=vmbr0,mtu=9000")
+                        .status())
+                .isEqualTo(200);
+        assertThat(client.run(client.post(vm + "/status/start")))
+                .isEqualTo("netdev net0: MTU '9000' is bigger than the bridge MTU '1500' - adjust the MTU for the"
+                        + " network device in the VM configuration, while ensuring that the bridge is configured as"
+                        + " desired.");
+        assertThat(client.put(vm + "/config", "net0", "virtio,bridge=vmbr1,mtu=9000")
+                        .status())
+                .isEqualTo(200);
+        assertThat(client.run(client.post(vm + "/status/start")))
+                .as("vmbr1 is configured with MTU 9000")
+                .isEqualTo("OK");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.bigfleet.proxmox.backend.proxmox;
 
+import dev.bigfleet.proxmox.backend.proxmox.client.NodeBridge;
 import dev.bigfleet.proxmox.backend.proxmox.client.PciMapping;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveApiException;
 import dev.bigfleet.proxmox.backend.proxmox.client.PveClient;
@@ -33,7 +34,7 @@ final class PlacementCheck {
     private final PveClient api;
     private final StorageStatusCache storages;
     /** Each node's bridges (and VNets) the token may use, by name, with their type. */
-    private final Map<String, Map<String, String>> bridges = new HashMap<>();
+    private final Map<String, Map<String, NodeBridge>> bridges = new HashMap<>();
 
     private final Map<String, Set<String>> cpuModels = new HashMap<>();
     private List<PciMapping> pciMappings;
@@ -185,12 +186,12 @@ final class PlacementCheck {
      * for all placements) for its zone.
      */
     SdnPaths sdnPaths(Placement p) {
-        Map<String, String> onNode = bridgesOn(p.node());
+        Map<String, NodeBridge> onNode = bridgesOn(p.node());
         Set<String> named = new LinkedHashSet<>();
         p.shape().networks().forEach(n -> named.add(n.bridge()));
         p.template().nics().values().forEach(n -> n.bridge().ifPresent(named::add));
         for (String bridge : named) {
-            if (!"vnet".equals(onNode.get(bridge))) {
+            if (onNode.get(bridge) == null || !"vnet".equals(onNode.get(bridge).type())) {
                 continue;
             }
             SdnPaths known = vnets();
@@ -225,7 +226,7 @@ final class PlacementCheck {
         }
     }
 
-    private Map<String, String> bridgesOn(String node) {
+    private Map<String, NodeBridge> bridgesOn(String node) {
         return bridges.computeIfAbsent(node, n -> call(() -> api.nodeBridges(n)));
     }
 
@@ -275,7 +276,7 @@ final class PlacementCheck {
                                 + StorageGate.gib(boot.sizeBytes()) + "); disks are grown, never shrunk");
             }
         }
-        Map<String, String> onNode = bridgesOn(p.node());
+        Map<String, NodeBridge> onNode = bridgesOn(p.node());
         sdnPaths(p);
         String listed = String.join(", ", onNode.keySet());
         for (int i = 0; i < s.networks().size(); i++) {
@@ -293,6 +294,13 @@ final class PlacementCheck {
                         + " local-lvm:cloudinit), whose ipconfig" + i + " Proxmox fills");
             }
             Optional<NicSpec> fromTemplate = Optional.ofNullable(t.nics().get("net" + i));
+            int bridgeMtu = onNode.get(nic.bridge()).mtu();
+            if (nic.mtu().filter(m -> m != 1 && m > bridgeMtu).isPresent()) {
+                throw new IllegalArgumentException(entry + key + ": mtu "
+                        + nic.mtu().get() + " is bigger than the MTU"
+                        + " of bridge " + nic.bridge() + " on node " + p.node() + " (" + bridgeMtu + "); Proxmox"
+                        + " would not start the VM: lower it, or give 1 for the bridge's");
+            }
             String model = nic.modelOver(fromTemplate);
             if (!model.equals("virtio") && nic.virtioOnlyKeys().isPresent()) {
                 throw new IllegalArgumentException(

@@ -60,7 +60,9 @@ class NetworksOnSimulatorTest {
         cluster = TestingProxmoxCluster.builder()
                 .localStorage()
                 .nodes(SimulatorBackends.THREE_NODES.stream()
-                        .map(n -> NodeSpec.of(n).withBridges("vmbr0", "vmbr1", "vmbr2"))
+                        .map(n -> NodeSpec.of(n)
+                                .withBridges("vmbr0", "vmbr1", "vmbr2")
+                                .withBridgeMtu("vmbr1", 9000))
                         .toList())
                 .pool(POOL)
                 .customize(b -> b.poolScopedToken(POOL).tokenPrivileges(privileges.apply(p)))
@@ -149,6 +151,10 @@ class NetworksOnSimulatorTest {
                 .startsWith("--instance-types \"pve.small\": networks must be a list of 1 to 32 NICs");
         assertThat(refused(small("[{\"vlan\": 20}]"), p -> p))
                 .isEqualTo("--instance-types \"pve.small\": networks[0]: bridge is missing (e.g. \"vmbr0\")");
+        assertThat(refused(small("[{\"bridge\": \"vmbr0\", \"mtu\": 9000}]"), p -> p))
+                .isEqualTo(
+                        "--instance-types \"pve.small\": networks[0]: mtu 9000 is bigger than the MTU of bridge vmbr0"
+                                + " on node pve1 (1500); Proxmox would not start the VM: lower it, or give 1 for the bridge's");
         assertThat(refused(small("[{\"bridge\": \"vmbr0\", \"speed\": 10}]"), p -> p))
                 .isEqualTo("--instance-types \"pve.small\": networks[0]: unknown key \"speed\" (bridge, vlan, mtu,"
                         + " queues, firewall, model, addresses)");

@@ -126,19 +126,25 @@ public final class PveClient {
 
     /**
      * {@code GET /nodes/{node}/network?type=any_bridge}: the node's bridges the token may use (or
-     * audit), each with its type: {@code bridge} or {@code OVSBridge} for the node's own, {@code
-     * vnet} for an SDN VNet.
+     * audit), each with its type ({@code bridge} or {@code OVSBridge} for the node's own, {@code
+     * vnet} for an SDN VNet) and MTU.
      */
-    public Map<String, String> nodeBridges(String node) {
+    public Map<String, NodeBridge> nodeBridges(String node) {
         JsonNode data = call(
                 "GET",
                 "GET node network",
                 "/nodes/" + PathSegment.encode(node) + "/network",
                 FormParams.builder().add("type", "any_bridge").build(),
                 CallSafety.REPEATABLE);
-        Map<String, String> out = new LinkedHashMap<>();
+        Map<String, NodeBridge> out = new LinkedHashMap<>();
         if (data.isArray()) {
-            data.forEach(n -> out.put(Json.textOr(n, "iface", ""), Json.textOr(n, "type", "")));
+            data.forEach(n -> out.put(
+                    Json.textOr(n, "iface", ""),
+                    new NodeBridge(
+                            Json.textOr(n, "type", ""),
+                            n.path("mtu").asInt(NodeBridge.DEFAULT_MTU) > 0
+                                    ? n.path("mtu").asInt(NodeBridge.DEFAULT_MTU)
+                                    : NodeBridge.DEFAULT_MTU)));
         }
         return out;
     }
