@@ -23,7 +23,9 @@ final class AccessApi {
         r.add(
                 "GET",
                 "/access/permissions",
-                ParamSchema.of().string("userid", false).string("path", false),
+                ParamSchema.of()
+                        .string("userid", false, 0, ParamSchema.USER_ID_CHECK)
+                        .string("path", false),
                 this::permissions);
     }
 

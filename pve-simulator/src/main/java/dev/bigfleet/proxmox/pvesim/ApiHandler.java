@@ -58,6 +58,7 @@ final class ApiHandler extends Handler.Abstract {
         int status;
         byte[] payload;
         boolean plain = false;
+        Map<String, List<String>> sent = Map.of();
         try {
             if ((method.equals("GET") || method.equals("DELETE") || method.equals("HEAD")) && body.length > 0) {
                 throw Errors.unexpectedContent(method);
@@ -72,10 +73,12 @@ final class ApiHandler extends Handler.Abstract {
                 request.getConnectionMetaData().getConnection().getEndPoint().close();
                 callback.succeeded();
                 synchronized (cluster) {
-                    cluster.requests.add(new RecordedRequest(method, shownPath, query == null ? "" : query, 0));
+                    cluster.requests.add(
+                            new RecordedRequest(method, shownPath, query == null ? "" : query, 0, Map.of()));
                 }
                 return true;
             }
+            sent = isUpload ? sentWith(uploaded) : sent(method, query, body, contentType(request));
             Object data;
             Supplier<String> commandLine = () -> commandLine(query, body, contentType(request));
             synchronized (cluster) {
@@ -110,7 +113,8 @@ final class ApiHandler extends Handler.Abstract {
             payload = errorBody(Errors.handler("internal simulator error: " + e));
         }
         synchronized (cluster) {
-            cluster.requests.add(new RecordedRequest(method, shownPath, query == null ? "" : query, drop ? 0 : status));
+            cluster.requests.add(
+                    new RecordedRequest(method, shownPath, query == null ? "" : query, drop ? 0 : status, sent));
         }
         if (drop) {
             // The effect happened; the client only loses the answer.
@@ -237,6 +241,26 @@ final class ApiHandler extends Handler.Abstract {
         }
         ValidParams valid = match.route().schema().validate(params);
         return match.route().endpoint().handle(new Call(method, shownPath, valid));
+    }
+
+    /** The parameters the client sent in the query and, for a POST or PUT, the body (empty when unreadable). */
+    private static Map<String, List<String>> sent(String method, String query, byte[] body, String contentType) {
+        Params params = Params.fromForm(query);
+        if (method.equals("POST") || method.equals("PUT")) {
+            try {
+                params = bodyParams(body, contentType).overriddenBy(params);
+            } catch (ApiException e) {
+                return Map.of();
+            }
+        }
+        return params.asMap();
+    }
+
+    /** An upload's query and form fields, without the {@code tmpfilename} pveproxy adds. */
+    private static Map<String, List<String>> sentWith(Params uploaded) {
+        Map<String, List<String>> out = new LinkedHashMap<>(uploaded.asMap());
+        out.remove("tmpfilename");
+        return out;
     }
 
     /** The request's {@code command} values joined with single spaces (empty when it has none or cannot be read). */

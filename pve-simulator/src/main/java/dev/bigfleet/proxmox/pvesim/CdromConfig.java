@@ -21,8 +21,11 @@ final class CdromConfig {
     /** The drive keys a CD-ROM may take in the simulator. */
     static final Pattern KEY = Pattern.compile("ide[0-3]|sata[0-5]");
 
-    /** {@code pve-qm-ide}/{@code pve-qm-sata}: the drive keys qemu-server accepts there. */
-    static final PropertyString DRIVE = drive();
+    /** {@code pve-qm-ide}: the drive keys qemu-server accepts there. */
+    static final PropertyString DRIVE = drive().string("model", Drives.MODEL_CHECK);
+
+    /** {@code pve-qm-sata}: as an IDE drive's, without {@code model}. */
+    static final PropertyString SATA = drive();
 
     private static final Pattern PERL_VOLUME_ID = Pattern.compile("(?i)[a-z][a-z0-9\\-_.]*[a-z0-9]:.+", Pattern.DOTALL);
 
@@ -41,7 +44,7 @@ final class CdromConfig {
                 .oneOf("media", List.of("cdrom", "disk"))
                 .bool("snapshot")
                 .oneOf("cache", List.of("none", "writethrough", "writeback", "unsafe", "directsync"))
-                .oneOf("format", List.of("raw", "cow", "qcow", "qed", "qcow2", "vmdk", "cloop"))
+                .oneOf("format", Drives.IMAGE_FORMATS)
                 .string(
                         "size",
                         v -> Drives.parseSize(v) > 0 || v.equals("0")
@@ -54,16 +57,15 @@ final class CdromConfig {
                 .oneOf("aio", List.of("native", "threads", "io_uring"))
                 .oneOf("discard", List.of("ignore", "on"))
                 .bool("detect_zeroes")
-                .string("serial", null)
+                .string("serial", Drives.SERIAL_CHECK)
                 .bool("shared")
-                .string("model", null)
                 .bool("ssd")
-                .string("wwn", null);
+                .string("wwn", Drives.WWN_CHECK);
         return p;
     }
 
     /** {@code pve-volume-id-or-qm-path}: {@code none}, {@code cdrom}, an absolute path or a volume ID. */
-    private static String fileCheck(String v) {
+    static String fileCheck(String v) {
         if (v.equals("none")
                 || v.equals("cdrom")
                 || v.startsWith("/")

@@ -32,12 +32,16 @@ final class ClusterApi {
         r.add(
                 "GET",
                 "/pools",
-                ParamSchema.of().string("poolid", false).oneOf("type", "qemu", "lxc", "storage"),
+                ParamSchema.of()
+                        .string("poolid", false, 0, ParamSchema.POOL_ID_CHECK)
+                        .oneOf("type", "qemu", "lxc", "storage"),
                 this::pools);
         r.add(
                 "GET",
                 "/pools/{poolid}",
-                ParamSchema.of().string("poolid", true).oneOf("type", "qemu", "lxc", "storage"),
+                ParamSchema.of()
+                        .string("poolid", true, 0, ParamSchema.POOL_ID_CHECK)
+                        .oneOf("type", "qemu", "lxc", "storage"),
                 c -> pool(c.params().str("poolid"), c.params().str("type")));
         r.add(
                 "GET",

@@ -19,6 +19,35 @@ final class Drives {
     /** What Proxmox allocates for a cloud-init drive. */
     static final long CLOUDINIT_BYTES = 4L << 20;
 
+    /** qemu-server's {@code pve-qm-image-format}: a drive's {@code format}. */
+    static final List<String> IMAGE_FORMATS = List.of("raw", "qcow", "qed", "qcow2", "vmdk", "cloop");
+
+    /** A drive's {@code serial}: url-encoded, up to 20 bytes (60 characters). */
+    static final java.util.function.Function<String, String> SERIAL_CHECK = v -> urlencoded(v, 60);
+
+    /** An IDE drive's {@code model}: url-encoded, up to 40 bytes (120 characters). */
+    static final java.util.function.Function<String, String> MODEL_CHECK = v -> urlencoded(v, 120);
+
+    /** A SCSI drive's {@code product}. */
+    static final java.util.function.Function<String, String> PRODUCT_CHECK =
+            v -> v.matches("[A-Za-z0-9\\-_\\s]{0,16}") ? null : "value does not match the regex pattern";
+
+    /** A SCSI drive's {@code vendor}. */
+    static final java.util.function.Function<String, String> VENDOR_CHECK =
+            v -> v.matches("[A-Za-z0-9\\-_\\s]{0,8}") ? null : "value does not match the regex pattern";
+
+    /** A drive's {@code wwn}: {@code 0x} and 16 hex digits. */
+    static final java.util.function.Function<String, String> WWN_CHECK =
+            v -> v.matches("0x[0-9a-fA-F]{16}") ? null : "value does not match the regex pattern";
+
+    /** pve-common's {@code urlencoded} format, then the key's maxLength, in check_prop's order. */
+    private static String urlencoded(String v, int maxLength) {
+        if (!v.matches("[-%a-zA-Z0-9_.!~*'()]*")) {
+            return "invalid format - invalid urlencoded string: " + v;
+        }
+        return v.length() > maxLength ? "value may only be " + maxLength + " characters long" : null;
+    }
+
     /** One drive: its config key, its {@code file} (a volume ID, {@code none} or {@code cdrom}) and options. */
     record Drive(String key, String file, Map<String, String> options) {
         boolean cdrom() {

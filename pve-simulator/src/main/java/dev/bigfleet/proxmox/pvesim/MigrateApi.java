@@ -26,7 +26,7 @@ final class MigrateApi {
                         .bool("with-local-disks")
                         .bool("with-conntrack-state")
                         .integer("bwlimit", false, 0, Long.MAX_VALUE)
-                        .string("targetstorage", false)
+                        .string("targetstorage", false, 0, ParamSchema.STORAGE_PAIR_LIST_CHECK)
                         .rootOnly("force", "migration_type", "migration_network"),
                 this::migrate);
     }

@@ -34,21 +34,23 @@ final class NewDrives {
     static final long EFIVARS_2M_BYTES = 131_072;
 
     static final PropertyString SCSI = base().bool("iothread")
-            .string("product", null)
+            .string("product", Drives.PRODUCT_CHECK)
             .integer("queues", 2, Long.MAX_VALUE)
             .bool("ro")
             .bool("scsiblock")
             .bool("ssd")
-            .string("vendor", null)
-            .string("wwn", null);
+            .string("vendor", Drives.VENDOR_CHECK)
+            .string("wwn", Drives.WWN_CHECK);
 
     static final PropertyString VIRTIO = base().bool("iothread").bool("ro");
 
-    static final PropertyString EFIDISK = small().oneOf("efitype", List.of("2m", "4m"))
+    static final PropertyString EFIDISK = small(Drives.IMAGE_FORMATS)
+            .oneOf("efitype", List.of("2m", "4m"))
             .bool("pre-enrolled-keys")
             .oneOf("ms-cert", List.of("2011", "2023", "2023w", "2023k"));
 
-    static final PropertyString TPMSTATE = small().oneOf("version", List.of("v1.2", "v2.0"));
+    static final PropertyString TPMSTATE =
+            small(List.of("raw", "qcow2", "vmdk")).oneOf("version", List.of("v1.2", "v2.0"));
 
     private final Cluster cluster;
 
@@ -59,14 +61,14 @@ final class NewDrives {
     /** {@code drivedesc_base}: what every disk bus takes. */
     private static PropertyString base() {
         return new PropertyString()
-                .string("file", null)
+                .string("file", CdromConfig::fileCheck)
                 .defaultKey("file")
                 .requires("file")
                 .alias("volume", "file")
                 .oneOf("media", List.of("cdrom", "disk"))
                 .bool("snapshot")
                 .oneOf("cache", List.of("none", "writethrough", "writeback", "unsafe", "directsync"))
-                .oneOf("format", List.of("raw", "cow", "qcow", "qed", "qcow2", "vmdk", "cloop"))
+                .oneOf("format", Drives.IMAGE_FORMATS)
                 .string("size", NewDrives::sizeCheck)
                 .bool("backup")
                 .bool("replicate")
@@ -75,18 +77,22 @@ final class NewDrives {
                 .oneOf("aio", List.of("native", "threads", "io_uring"))
                 .oneOf("discard", List.of("ignore", "on"))
                 .bool("detect_zeroes")
-                .string("serial", null)
+                .string("serial", Drives.SERIAL_CHECK)
                 .bool("shared");
     }
 
-    /** The EFI and TPM state disks: a volume, its format and size, and their own options. */
-    private static PropertyString small() {
+    /**
+     * The EFI and TPM state disks: a volume, its format (the TPM state's {@code
+     * pve-vm-image-format}, the EFI disk's {@code pve-qm-image-format}) and size, and their own
+     * options.
+     */
+    private static PropertyString small(List<String> formats) {
         return new PropertyString()
-                .string("file", null)
+                .string("file", CdromConfig::fileCheck)
                 .defaultKey("file")
                 .requires("file")
                 .alias("volume", "file")
-                .oneOf("format", List.of("raw", "cow", "qcow", "qed", "qcow2", "vmdk", "cloop"))
+                .oneOf("format", formats)
                 .string("size", NewDrives::sizeCheck);
     }
 

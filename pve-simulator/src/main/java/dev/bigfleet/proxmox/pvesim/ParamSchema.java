@@ -1,5 +1,7 @@
 package dev.bigfleet.proxmox.pvesim;
 
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +41,54 @@ final class ParamSchema {
     /** pve-common's {@code pve-configid} (snapshot names). */
     static final Function<String, String> CONFIG_ID_CHECK =
             v -> v.matches("(?i)[a-z][a-z0-9_-]+") ? null : "invalid format - invalid configuration ID '" + v + "'";
+    /** {@code pve-configid-list}: configuration IDs as pve-common's {@code split_list} splits them. */
+    static final Function<String, String> CONFIG_ID_LIST_CHECK = v -> {
+        for (String id : splitList(v)) {
+            String problem = CONFIG_ID_CHECK.apply(id);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    };
+    /** pve-access-control's {@code userid} pattern, with an optional token name. */
+    static final Function<String, String> USER_ID_CHECK =
+            v -> v.matches("[^\\s:/]+@[A-Za-z][A-Za-z0-9.\\-_]+(!([A-Za-z][A-Za-z0-9.\\-_]+))?")
+                    ? null
+                    : "value does not match the regex pattern";
+    /**
+     * pve-common's {@code storage-pair-list}: a storage ID, {@code 1}, or {@code SOURCE:TARGET}
+     * pairs of them.
+     */
+    static final Function<String, String> STORAGE_PAIR_LIST_CHECK = v -> {
+        for (String pair : splitList(v)) {
+            for (String id : pair.split(":", -1)) {
+                if (!id.equals("1") && STORAGE_ID_CHECK.apply(id) != null) {
+                    return "invalid format - " + STORAGE_ID_CHECK.apply(id).substring("invalid format - ".length());
+                }
+            }
+        }
+        return null;
+    };
+
+    /** pve-common's {@code split_list}: items between commas, semicolons and white space. */
+    static List<String> splitList(String v) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String s : v.replace(',', ' ').replace(';', ' ').strip().split("\\s+", -1)) {
+            if (!s.isEmpty()) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
 
     private final LinkedHashMap<String, ParamSpec> specs = new LinkedHashMap<>();
     /** {@code requires}: a parameter that is only valid together with another. */
     private final LinkedHashMap<String, String> requires = new LinkedHashMap<>();
     /** An array parameter's check of each item: (path such as {@code map[0]}, value) to an error, or null. */
     private final LinkedHashMap<String, BiFunction<String, String, String>> itemChecks = new LinkedHashMap<>();
+    /** An array parameter's item format, when its items are property strings. */
+    private final LinkedHashMap<String, PropertyString> itemFormats = new LinkedHashMap<>();
 
     static ParamSchema of() {
         return new ParamSchema();
@@ -111,6 +155,13 @@ final class ParamSchema {
         return array(name, required);
     }
 
+    /** As {@link #array(String, boolean, BiFunction)}, each item a property string of {@code itemFormat}. */
+    ParamSchema array(
+            String name, boolean required, PropertyString itemFormat, BiFunction<String, String, String> itemCheck) {
+        itemFormats.put(name, itemFormat);
+        return array(name, required, itemCheck);
+    }
+
     ParamSchema node(String name) {
         return string(name, true, 0, NODE_CHECK);
     }
@@ -121,6 +172,26 @@ final class ParamSchema {
             add(new ParamSpec(n, ParamType.STRING, false, 0, 0, 0, null, null, true));
         }
         return this;
+    }
+
+    /** The declared parameters, in declaration order. */
+    Collection<ParamSpec> specs() {
+        return Collections.unmodifiableCollection(specs.values());
+    }
+
+    /**
+     * The property-string format of a parameter's value (of each item, for an array), or null when
+     * its value is not checked as one.
+     */
+    PropertyString format(String name) {
+        ParamSpec s = specs.get(name);
+        if (s == null) {
+            return null;
+        }
+        if (s.type() == ParamType.ARRAY) {
+            return itemFormats.get(name);
+        }
+        return s.check() instanceof PropertyString.Checker c ? c.format() : null;
     }
 
     private ParamSchema add(ParamSpec s) {

@@ -68,7 +68,7 @@ final class PciMappingApi {
         return s.string("description", false, 4096, null)
                 .bool("mdev")
                 .bool("live-migration-capable")
-                .array("map", false, PciMapping::checkEntry);
+                .array("map", false, PciMapping.ENTRY, PciMapping::checkEntry);
     }
 
     /** pve-common's {@code pve-configid-list}: every item of the list a configuration ID. */

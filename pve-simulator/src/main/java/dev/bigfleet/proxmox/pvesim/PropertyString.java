@@ -152,15 +152,41 @@ final class PropertyString {
     }
 
     /** A checker for {@link ParamSchema#string}: null when valid, else Proxmox's error text. */
-    Function<String, String> checker() {
-        return v -> {
+    Checker checker() {
+        return new Checker(this, v -> {
             try {
                 parse(v);
                 return null;
             } catch (IllegalArgumentException e) {
                 return "invalid format - " + e.getMessage();
             }
-        };
+        });
+    }
+
+    /** A checker of this format that {@code check} does, for a value with rules beyond its keys. */
+    Checker checker(Function<String, String> check) {
+        return new Checker(this, check);
+    }
+
+    /**
+     * A parameter's check that is this property-string format's, so that the keys a parameter
+     * takes can be read back (to compare them with Proxmox's published schema).
+     */
+    record Checker(PropertyString format, Function<String, String> check) implements Function<String, String> {
+        @Override
+        public String apply(String value) {
+            return check.apply(value);
+        }
+    }
+
+    /** The keys, in declaration order. */
+    Map<String, Key> keys() {
+        return java.util.Collections.unmodifiableMap(keys);
+    }
+
+    /** Each alias and the key it names ({@code virtio} for {@code macaddr}). */
+    Map<String, String> aliases() {
+        return java.util.Collections.unmodifiableMap(aliases);
     }
 
     private static final Pattern BOOLEAN = Pattern.compile("(?i)1|on|yes|true|0|off|no|false");

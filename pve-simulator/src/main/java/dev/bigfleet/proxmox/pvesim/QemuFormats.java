@@ -104,8 +104,7 @@ final class QemuFormats {
                     v -> v.equals("host")
                                     || (v.matches("\\d{1,2}") && Integer.parseInt(v) >= 8 && Integer.parseInt(v) <= 64)
                             ? null
-                            : "invalid format - value must be an integer between 8 and 64 or 'host'")
-            .integer("level", 0, 4_294_967_295L);
+                            : "invalid format - value must be an integer between 8 and 64 or 'host'");
 
     private QemuFormats() {}
 
@@ -134,8 +133,7 @@ final class QemuFormats {
                                 : "value does not match the regex pattern")
                 .bool("firewall")
                 .bool("link_down")
-                .integer("mtu", 1, 65520)
-                .bool("host-tunnel");
+                .integer("mtu", 1, 65520);
         for (String model : NIC_MODELS) {
             p.keyAlias(model, "model", "macaddr");
         }

@@ -37,6 +37,16 @@ final class Router {
         routes.add(new Route(method, pattern.substring(1).split("/"), permission, schema, endpoint, false));
     }
 
+    /** Every route, in registration order. */
+    List<Route> routes() {
+        return java.util.Collections.unmodifiableList(routes);
+    }
+
+    /** The route's path template, such as {@code /nodes/{node}/qemu/{vmid}/config}. */
+    static String template(Route r) {
+        return "/" + String.join("/", r.pattern());
+    }
+
     /**
      * @return null when nothing matches the method and path. A last pattern part {@code {name+}}
      *     takes the rest of the path, its segments joined by {@code /}, as pve-storage's content

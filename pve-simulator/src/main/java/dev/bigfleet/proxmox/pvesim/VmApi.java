@@ -37,6 +37,10 @@ final class VmApi {
         return null;
     }
 
+    /** qemu-server's {@code ostype} enumeration. */
+    private static final List<String> OSTYPES = List.of(
+            "other", "wxp", "w2k", "w2k3", "w2k8", "wvista", "win7", "win8", "win10", "win11", "l24", "l26", "solaris");
+
     private static String tagsCheck(String v) {
         return Tags.normalise(v) == null ? "invalid format - invalid characters in tag" : null;
     }
@@ -53,7 +57,7 @@ final class VmApi {
                 "GET",
                 VM + "/config",
                 Permission.perm("/vms/{vmid}", "VM.Audit"),
-                vmSchema().bool("current").string("snapshot", false),
+                vmSchema().bool("current").string("snapshot", false, 40, ParamSchema.CONFIG_ID_CHECK),
                 this::getConfig);
         r.add("PUT", VM + "/config", CONFIG_PERMISSION, configSchema(), c -> setConfig(c, false));
         r.add(
@@ -92,25 +96,25 @@ final class VmApi {
                 .string("description", false, 8192, null)
                 .string("name", false, 0, ParamSchema.DNS_NAME_CHECK)
                 .string("agent", false, 0, QemuFormats.AGENT.checker())
-                .string("cpu", false, 0, QemuFormats::cpuCheck)
+                .string("cpu", false, 0, QemuFormats.CPU.checker(QemuFormats::cpuCheck))
                 .bool("onboot")
                 .bool("numa")
                 .bool("protection")
-                .string("ostype", false)
-                .string("delete", false)
+                .oneOf("ostype", OSTYPES.toArray(new String[0]))
+                .string("delete", false, 0, ParamSchema.CONFIG_ID_LIST_CHECK)
                 .string("digest", false, 40, null)
                 .rootOnly("skiplock");
         for (int i = 0; i < 32; i++) {
             schema.string("net" + i, false, 0, QemuFormats.NET.checker());
         }
         for (int i = 0; i < 16; i++) {
-            schema.string("hostpci" + i, false, 0, QemuFormats::hostpciCheck);
+            schema.string("hostpci" + i, false, 0, QemuFormats.HOSTPCI.checker(QemuFormats::hostpciCheck));
         }
         for (int i = 0; i < 4; i++) {
             schema.string("ide" + i, false, 0, CdromConfig.DRIVE.checker());
         }
         for (int i = 0; i < 6; i++) {
-            schema.string("sata" + i, false, 0, CdromConfig.DRIVE.checker());
+            schema.string("sata" + i, false, 0, CdromConfig.SATA.checker());
         }
         schema.string("cdrom", false, 0, CdromConfig.DRIVE.checker());
         for (int i = 0; i < 31; i++) {
