@@ -89,6 +89,11 @@ final class LivePreflight implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(onShutdown);
     }
 
+    /** Whether Ctrl-C stopped the run: what is left of it is skipped. */
+    boolean cancelled() {
+        return cancelled.get();
+    }
+
     /** Ctrl-C: stop the step under way and wait until what was made is destroyed. */
     private void interrupted() {
         cancelled.set(true);

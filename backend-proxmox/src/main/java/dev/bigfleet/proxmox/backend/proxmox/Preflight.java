@@ -87,6 +87,10 @@ final class Preflight {
         if (request.live() && cluster.stream().noneMatch(PreflightStep::failed)) {
             cluster.add(live.get().sweepLeftovers());
         }
+        if (cluster.stream().noneMatch(PreflightStep::failed)
+                && !(request.live() && live.get().cancelled())) {
+            cluster.add(step("template drift", () -> drift(listed), redactor));
+        }
         TemplateResolver resolver = new TemplateResolver(api, settings);
         PlacementCheck check = new PlacementCheck(api, backend.storageStatus());
         List<PreflightRow> rows = new ArrayList<>();
@@ -140,9 +144,6 @@ final class Preflight {
                         : withLiveSkipped(row, "the checks above failed");
             }
             rows.add(row);
-        }
-        if (cluster.stream().noneMatch(PreflightStep::failed)) {
-            cluster.add(step("template drift", () -> drift(listed), redactor));
         }
         return new PreflightReport(cluster, rows);
     }
