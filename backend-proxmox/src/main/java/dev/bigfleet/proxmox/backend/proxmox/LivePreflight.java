@@ -262,13 +262,13 @@ final class LivePreflight implements AutoCloseable {
         return live;
     }
 
-    /** A guest agent that refuses {@code guest-exec} says what to do about it. */
     /** The drives the type added to the clone, for the clone step's line; empty when none. */
     private static String newDrives(Placement p) {
         java.util.Set<String> keys = p.shape().newDrives(p.template()).keySet();
         return keys.isEmpty() ? "" : ", with " + String.join(", ", keys) + " allocated";
     }
 
+    /** A guest agent that refuses {@code guest-exec} says what to do about it. */
     static String withHint(String message) {
         return message.contains("guest-exec has been disabled")
                 ? message + " (this guest's agent refuses guest-exec, as RHEL 10's does: give the instance type"
