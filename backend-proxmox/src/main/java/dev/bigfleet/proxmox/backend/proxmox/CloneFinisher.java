@@ -86,13 +86,12 @@ final class CloneFinisher {
                             "configure clone " + spec.zone() + "/" + vmid + ": the clone vanished"));
             write(node, vmid, settings);
         }
-        given = confirmAddresses(node, vmid, spec, p, context.operationId(), given);
+        List<StaticAddress> kept = confirmAddresses(node, vmid, spec, p, context.operationId(), given);
+        VmSettings written = kept.equals(given) ? settings : settings(spec, p, context.operationId(), kept);
         inventory.remember(
                 vmid,
-                settings(spec, p, context.operationId(), given).tags(),
-                markers.description(spec.machineId(), context.operationId())
-                        .withAddresses(given)
-                        .withTemplate(p.flatMap(x -> templates.known(x.template()))));
+                written.tags(),
+                VmDescription.parse(Optional.of(written.description())).orElseThrow());
         grow(node, vmid, p, Optional.empty(), context);
         allocate(node, vmid, p, Optional.empty(), context);
         return node;
@@ -105,13 +104,16 @@ final class CloneFinisher {
                         .noneMatch(n -> n.addresses().isPresent())) {
             return List.of();
         }
-        Map<Long, java.util.Set<String>> taken;
+        return addresses.pick(machineId, vmid, p.get().shape().networks(), takenAddresses());
+    }
+
+    /** The static addresses each VM of the cluster carries as tags, from one listing. */
+    private Map<Long, java.util.Set<String>> takenAddresses() throws BackendException {
         try {
-            taken = AddressAllocator.taken(api.vmResources());
+            return AddressAllocator.taken(api.vmResources());
         } catch (PveApiException e) {
             throw new BackendException("list the cluster's VMs for the addresses they hold: " + e.getMessage(), e);
         }
-        return addresses.pick(machineId, vmid, p.get().shape().networks(), taken);
     }
 
     /** Keeps the addresses an adopted VM already carries for its machine. */
@@ -134,12 +136,7 @@ final class CloneFinisher {
             throws BackendException {
         List<StaticAddress> current = given;
         for (int attempt = 0; !current.isEmpty(); attempt++) {
-            Map<Long, java.util.Set<String>> taken;
-            try {
-                taken = AddressAllocator.taken(api.vmResources());
-            } catch (PveApiException e) {
-                throw new BackendException("list the cluster's VMs for the addresses they hold: " + e.getMessage(), e);
-            }
+            Map<Long, java.util.Set<String>> taken = takenAddresses();
             java.util.Set<String> clash = AddressAllocator.conflicts(current, vmid, taken);
             if (clash.isEmpty()) {
                 return current;
